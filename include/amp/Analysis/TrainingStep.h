@@ -1,0 +1,87 @@
+//===- TrainingStep.h - the training-step contract --------------*- C++ -*-===//
+//
+// Reads and checks the training-step contract of docs/training-step.md:
+// which function arguments are parameters (fp32 master weights), optimizer
+// state, input and label; which results are the loss and the updated state;
+// where the backward seed (`amp.loss_grad`) and the parameter gradients
+// (`amp.grad`) are. Read-only: never mutates IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_TRAININGSTEP_H
+#define AMP_ANALYSIS_TRAININGSTEP_H
+
+#include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+
+namespace mlir::amp {
+
+/// Attribute names of the contract.
+constexpr llvm::StringLiteral kTrainStepAttr = "amp.train_step";
+constexpr llvm::StringLiteral kEvalStepAttr = "amp.eval_step";
+constexpr llvm::StringLiteral kRoleAttr = "amp.role";
+constexpr llvm::StringLiteral kUpdatesAttr = "amp.updates";
+
+/// Roles of a training-step argument (`amp.role` on the argument).
+enum class ArgRole {
+  Param,         ///< "param": fp32 master weight, updated by the step
+  OptState,      ///< "opt_state": optimizer state (momentum, moments, step)
+  Input,         ///< "input": float tensor, leading dimension = batch
+  Label,         ///< "label": i32/i64 class indices, one per example
+  LossScale,     ///< "loss_scale": tensor<f32> S (added by loss scaling)
+  GrowthTracker, ///< "growth_tracker": tensor<i32> (added by loss scaling)
+};
+
+/// Roles of a result (`amp.role` on the result); a result that carries only
+/// `amp.updates` is State.
+enum class ResultRole { Loss, State, FoundInf, Logits };
+
+std::optional<ArgRole> parseArgRole(llvm::StringRef name);
+llvm::StringRef stringifyArgRole(ArgRole role);
+
+/// What the contract says about one `amp.train_step` function.
+struct TrainingStep {
+  func::FuncOp func;
+  llvm::SmallVector<ArgRole> argRoles;        ///< one per argument
+  llvm::SmallVector<unsigned> params;         ///< argument indices
+  llvm::SmallVector<unsigned> optStates;      ///< argument indices
+  unsigned input = 0, label = 0;              ///< argument indices
+  unsigned lossResult = 0;                    ///< result index
+  std::optional<unsigned> foundInfResult;     ///< after loss scaling
+  /// For each argument index that is updated, the result that holds its
+  /// new value (`amp.updates = i`).
+  llvm::DenseMap<unsigned, unsigned> updateOfArg;
+  LossGradOp lossGrad;
+  /// The `amp.grad` of each parameter argument (by argument index). Empty
+  /// after loss scaling has consumed the markers.
+  llvm::DenseMap<unsigned, GradOp> gradOfParam;
+
+  /// Reads the contract of `func` and checks it. Every violation is emitted
+  /// as a located error (on the function, the argument, the result or the
+  /// offending op) and the result is failure. With `requireMarkers` false,
+  /// a step whose `amp.loss_grad`/`amp.grad` markers were already consumed
+  /// by loss scaling is accepted.
+  static FailureOr<TrainingStep> analyze(func::FuncOp func,
+                                         bool requireMarkers = true);
+
+  /// Index of the (first) argument with `role`, if any.
+  std::optional<unsigned> argWithRole(ArgRole role) const;
+};
+
+/// What the contract says about an `amp.eval_step` function: parameters
+/// (same order as the training step's), one input, one logits result of
+/// type batch x classes.
+struct EvalStep {
+  func::FuncOp func;
+  llvm::SmallVector<unsigned> params;
+  unsigned input = 0;
+  unsigned logitsResult = 0;
+  static FailureOr<EvalStep> analyze(func::FuncOp func);
+};
+
+} // namespace mlir::amp
+
+#endif // AMP_ANALYSIS_TRAININGSTEP_H

@@ -1,0 +1,62 @@
+//===- Pipelines.h - named amp pass pipelines -------------------*- C++ -*-===//
+//
+// The project's pipelines as C++ functions, so that a compiler embedding the
+// library builds exactly what `amp-opt --amp-mixed-precision` and
+// `--amp-lower-to-llvm` run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_PIPELINES_PIPELINES_H
+#define AMP_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::amp {
+
+/// Options of `amp-mixed-precision`.
+struct MixedPrecisionOptions
+    : public PassPipelineOptions<MixedPrecisionOptions> {
+  Option<std::string> precision{
+      *this, "precision",
+      llvm::cl::desc("Autocast precision: f16, bf16, or f32 (no autocast)"),
+      llvm::cl::init("f16")};
+  Option<std::string> lossScale{
+      *this, "loss-scale",
+      llvm::cl::desc("Loss scaling: dynamic, static or none"),
+      llvm::cl::init("dynamic")};
+  Option<double> initScale{*this, "init-scale",
+                           llvm::cl::desc("Initial / static loss scale S"),
+                           llvm::cl::init(32768.0)};
+  Option<int> growthInterval{
+      *this, "growth-interval",
+      llvm::cl::desc("Clean steps before S grows"), llvm::cl::init(2000)};
+  Option<double> growthFactor{*this, "growth-factor",
+                              llvm::cl::desc("Growth factor of S"),
+                              llvm::cl::init(2.0)};
+  Option<double> backoffFactor{*this, "backoff-factor",
+                               llvm::cl::desc("Backoff factor of S"),
+                               llvm::cl::init(0.5)};
+};
+
+/// Contract check, autocast (unless precision=f32), loss scaling (unless
+/// loss-scale=none), then canonicalize + cse. The result still holds amp
+/// ops (unscale_and_check, update_scale) and tensors.
+void buildMixedPrecisionPipeline(OpPassManager &pm,
+                                 const MixedPrecisionOptions &options);
+
+/// Lowers a (mixed-precision or fp32) step to the LLVM dialect for the CPU:
+/// amp ops to linalg, contraction loops ordered for SIMD, one-shot
+/// bufferization with identity layouts at function boundaries, results as
+/// caller-allocated out-params (every public function then returns nothing
+/// and takes one memref per argument and per former result), ownership-based
+/// deallocation, loops, bf16 expansion, LLVM. Functions that should be
+/// callable from C need `llvm.emit_c_interface` before this runs.
+void buildLowerToLLVMPipeline(OpPassManager &pm);
+
+/// Registers `amp-mixed-precision` and `amp-lower-to-llvm`.
+void registerAmpPipelines();
+
+} // namespace mlir::amp
+
+#endif // AMP_PIPELINES_PIPELINES_H

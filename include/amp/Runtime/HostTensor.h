@@ -1,0 +1,68 @@
+//===- HostTensor.h - host buffers passed to JIT-compiled steps -*- C++ -*-===//
+//
+// A host tensor owns 64-byte aligned storage and the MLIR strided-memref
+// descriptor that lowered code reads (allocated ptr, aligned ptr, offset,
+// sizes[rank], strides[rank]; identity layout), see MLIR's
+// ExecutionEngine/CRunnerUtils.h `StridedMemRefType`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_HOSTTENSOR_H
+#define AMP_RUNTIME_HOSTTENSOR_H
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::amp::runtime {
+
+enum class ElementKind { F32, F16, BF16, F64, I1, I8, I32, I64 };
+
+/// Shape and element type of a tensor argument or result; all dimensions
+/// static (a dynamic batch dimension is fixed before a spec is made).
+struct TensorSpec {
+  std::vector<int64_t> shape;
+  ElementKind kind = ElementKind::F32;
+
+  int64_t numElements() const;
+  size_t elementBytes() const;
+  std::string str() const; ///< e.g. "128x784xf32"
+
+  /// The spec of a ranked tensor or memref type; dynamic dimensions take
+  /// `dynamicSize` (error if it is <= 0), other element types are errors.
+  static llvm::Expected<TensorSpec> fromType(Type type,
+                                             int64_t dynamicSize = -1);
+};
+
+class HostTensor {
+public:
+  explicit HostTensor(TensorSpec spec);
+  HostTensor(const HostTensor &) = delete;
+  HostTensor &operator=(const HostTensor &) = delete;
+
+  const TensorSpec &spec() const { return spec_; }
+  void *data() { return data_; }
+  const void *data() const { return data_; }
+  template <typename T> T *as() { return static_cast<T *>(data_); }
+  template <typename T> const T *as() const {
+    return static_cast<const T *>(data_);
+  }
+  size_t sizeInBytes() const { return bytes_; }
+  /// Pointer to the memref descriptor, what `_mlir_ciface_*` functions take.
+  void *descriptor() { return descriptor_.data(); }
+  void fillZero();
+
+private:
+  TensorSpec spec_;
+  size_t bytes_ = 0;
+  std::unique_ptr<unsigned char[]> storage_;
+  void *data_ = nullptr;
+  std::vector<int64_t> descriptor_;
+};
+
+} // namespace mlir::amp::runtime
+
+#endif // AMP_RUNTIME_HOSTTENSOR_H

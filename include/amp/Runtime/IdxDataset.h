@@ -1,0 +1,47 @@
+//===- IdxDataset.h - IDX (MNIST format) files, gzip via zlib ---*- C++ -*-===//
+//
+// Reads the IDX files of MNIST and Fashion-MNIST (LeCun et al.; Xiao et al.
+// 2017), plain or gzip-compressed (zlib's gzread reads both), as Debian's
+// dataset-fashion-mnist installs them under
+// /usr/share/datasets/fashion-mnist/.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_IDXDATASET_H
+#define AMP_RUNTIME_IDXDATASET_H
+
+#include "llvm/Support/Error.h"
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::amp::runtime {
+
+/// A labelled image set: `numExamples` images of `exampleSize` pixels each,
+/// row-major, scaled from bytes to [0, 1] floats; one class index per image.
+struct Dataset {
+  int64_t numExamples = 0;
+  int64_t exampleSize = 0; ///< pixels per image (28 * 28 for MNIST)
+  std::vector<float> images; ///< numExamples x exampleSize
+  std::vector<int32_t> labels; ///< numExamples, values in [0, numClasses)
+  int32_t numClasses = 0;    ///< 1 + the largest label
+};
+
+/// Reads an unsigned-byte IDX file (magic 0x0000080N, N dimensions,
+/// big-endian sizes). Returns the dimension sizes and the bytes. Errors name
+/// the file and what is wrong (missing, truncated, bad magic, not ubyte).
+llvm::Expected<std::pair<std::vector<int64_t>, std::vector<uint8_t>>>
+readIdxFile(const std::string &path);
+
+/// Reads an images file (3 dimensions: count x rows x cols) and a labels file
+/// (1 dimension: count) and checks that the counts agree.
+llvm::Expected<Dataset> loadIdxDataset(const std::string &imagesPath,
+                                       const std::string &labelsPath);
+
+/// Loads "<dir>/train-images-idx3-ubyte.gz" + labels (train=true) or the
+/// "t10k-" files (train=false).
+llvm::Expected<Dataset> loadFashionMnist(const std::string &dir, bool train);
+
+} // namespace mlir::amp::runtime
+
+#endif // AMP_RUNTIME_IDXDATASET_H

@@ -1,0 +1,62 @@
+//===- Trainer.h - train a compiled training step on a dataset --*- C++ -*-===//
+//
+// amp-run's engine: rewrites an fp32 training step with the
+// `amp-mixed-precision` pipeline, JIT-compiles it, binds its arguments by
+// `amp.role` (docs/training-step.md), and runs the training loop with test
+// accuracy after each epoch.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_TRAINER_H
+#define AMP_RUNTIME_TRAINER_H
+
+#include "amp/Runtime/IdxDataset.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::amp::runtime {
+
+struct TrainOptions {
+  std::string precision = "f32";    ///< f32 (no autocast), f16 or bf16
+  std::string lossScale = "none";   ///< dynamic, static or none
+  double initScale = 32768.0;       ///< initial / static loss scale
+  int growthInterval = 2000;        ///< clean steps before S doubles
+  int epochs = 1;
+  int64_t batchSize = 0;            ///< for a dynamic batch dimension
+  int64_t maxStepsPerEpoch = 0;     ///< 0: the whole training set
+  uint64_t seed = 0;                ///< parameter init and shuffling
+  std::string csvPath;              ///< per-step CSV, empty: none
+  bool progress = true;             ///< one line per epoch to `log`
+};
+
+/// What one run reports (amp-run prints one table row per run).
+struct RunResult {
+  std::string name;            ///< e.g. "f16 + dynamic"
+  double finalTrainLoss = 0;   ///< mean loss over the last epoch
+  double testAccuracy = -1;    ///< after the last epoch; -1: no eval step
+  double finalLossScale = 0;   ///< 0 when the step has no dynamic scale
+  int64_t skippedSteps = 0;    ///< steps with found_inf = true
+  int64_t steps = 0;
+  double msPerStep = 0;        ///< mean wall time of one step call
+  double compileSeconds = 0;   ///< pipeline + lowering + JIT
+};
+
+/// Trains the `amp.train_step` function of `module` (fp32, not modified:
+/// a clone is rewritten) on `train`, evaluates the `amp.eval_step` function
+/// (if any) on `test`. Parameters: rank-2 and higher are drawn from
+/// U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = product of all but the
+/// last dimension (PyTorch nn.Linear's default), rank 0/1 (biases) start at
+/// zero; optimizer state starts at zero; the loss scale at `initScale`.
+/// Errors: contract violations and pipeline failures (with diagnostics),
+/// input/label shapes that do not fit the dataset, a JIT failure.
+llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
+                                const Dataset &trainSet,
+                                const Dataset &testSet, llvm::raw_ostream &log);
+
+} // namespace mlir::amp::runtime
+
+#endif // AMP_RUNTIME_TRAINER_H

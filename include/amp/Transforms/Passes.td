@@ -1,0 +1,131 @@
+//===- Passes.td - amp passes ------------------------------*- tablegen -*-===//
+//
+// Every pass of the project. `amp-opt --help` and docs/passes.md come from
+// the summaries, descriptions and options declared here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TRANSFORMS_PASSES_TD
+#define AMP_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def VerifyTrainingStep : Pass<"amp-verify-training-step", "ModuleOp"> {
+  let summary = "Check the training-step contract and report violations";
+  let description = [{
+    Checks every `func.func` carrying `amp.train_step` against the contract
+    in docs/training-step.md: argument roles (`amp.role` = "param",
+    "opt_state", "input", "label", and after loss scaling "loss_scale",
+    "growth_tracker"), one `amp.role = "loss"` result of type tensor<f32>,
+    one `amp.updates = i` result per param/opt_state argument i with that
+    argument's type, exactly one `amp.loss_grad`, exactly one `amp.grad` per
+    parameter. Every violation is a located error; the pass fails on any.
+    Changes nothing.
+  }];
+  let dependentDialects = ["::mlir::amp::AmpDialect"];
+}
+
+def Autocast : Pass<"amp-autocast", "ModuleOp"> {
+  let summary = "Run contractions in fp16/bf16 with fp32 accumulation";
+  let description = [{
+    Automatic mixed precision for linalg/tensor/arith/math IR, following the
+    allow/deny/infer/clear classes of PyTorch autocast and TensorFlow's
+    auto-mixed-precision pass (shared REFERENCE.md, "Autocast").
+
+    Expects: func.func bodies in fp32 (any function; training-step markers
+    are not required). Guarantees:
+    - every allow op (linalg contraction: matmul, batch_matmul, matvec,
+      vecmat, dot, contraction generics; convolutions) reads `precision`
+      inputs and keeps its fp32 accumulator and fp32 result (the body
+      extends the inputs to f32 before multiply-add);
+    - deny ops (exp/log/pow/rsqrt, reductions, softmax, the loss) and
+      everything else stay fp32; elementwise ops follow their (fp32) inputs;
+    - each value, parameters (fp32 master weights) included, is cast at most
+      once per target type: one `arith.truncf` right after its definition
+      (or at function entry) shared by all users; a value that is itself an
+      `arith.extf` from the target type is used without a new cast;
+    - function signatures do not change.
+    Ops that the policy does not know stay fp32.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
+           "Low-precision element type: f16 or bf16">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect"];
+}
+
+def LossScaling : Pass<"amp-loss-scaling", "ModuleOp"> {
+  let summary = "Loss scaling, fused unscale + non-finite check, skip-update";
+  let description = [{
+    Rewrites each `amp.train_step` function that satisfies the contract
+    (docs/training-step.md; checked first, with located errors):
+    - the backward seed `amp.loss_grad` becomes the loss scale S;
+    - all `amp.grad` values go through one `amp.unscale_and_check` with
+      inv_scale = 1/S (computed in f64, rounded to f32, as PyTorch), placed
+      after the last gradient;
+    - every op that computes an `amp.updates` result from gradients moves into
+      one `scf.if` on found_inf whose overflow branch yields the old
+      parameters and optimizer state unchanged (bit-identical);
+    - mode=dynamic: the function gains arguments and results with
+      `amp.role = "loss_scale"` (tensor<f32>) and `"growth_tracker"`
+      (tensor<i32>) (results also carry `amp.updates` = the argument index),
+      a result `amp.role = "found_inf"` (tensor<i1>), and `amp.update_scale`
+      computes the next state with PyTorch's rule (shared REFERENCE.md);
+    - mode=static: S = init-scale as a constant; the step still checks and
+      skips, and returns found_inf;
+    - mode=none: the function is left unchanged.
+    Semantics: Micikevicius et al. 2018; PyTorch torch.amp.GradScaler.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", /*default=*/"\"dynamic\"",
+           "Loss-scale mode: dynamic, static or none">,
+    Option<"initScale", "init-scale", "double", /*default=*/"32768.0",
+           "Initial (dynamic) or fixed (static) loss scale S">,
+    Option<"growthInterval", "growth-interval", "int", /*default=*/"2000",
+           "Clean steps before the scale grows">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "Factor applied to S after growth-interval clean steps (> 1)">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "Factor applied to S on a step with non-finite gradients (0..1)">,
+  ];
+  let dependentDialects = ["::mlir::amp::AmpDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def LowerAmpToStandard : Pass<"amp-lower-to-standard", "ModuleOp"> {
+  let summary = "Lower amp ops to linalg, tensor and arith";
+  let description = [{
+    - `amp.loss_grad` (unscaled step) -> constant 1.0 : tensor<f32>;
+    - `amp.grad` -> its gradient operand (identity);
+    - `amp.unscale_and_check` -> one linalg.generic per gradient that reads
+      the gradient once, writes the unscaled value and or-reduces a
+      non-finite flag (|g| >= +inf, unordered, so NaN counts) into one
+      found_inf chained through all gradients: a single pass over the data;
+    - `amp.update_scale` -> scalar arith/select with PyTorch's rule.
+    After this pass no `amp` op remains; the result is plain upstream IR.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def InterchangeContractionLoops
+    : Pass<"amp-interchange-contraction-loops", "func::FuncOp"> {
+  let summary = "Put a parallel loop innermost in linalg contractions (CPU)";
+  let description = [{
+    CPU lowering helper: generalizes linalg contractions (named or generic,
+    one reduction loop) and interchanges their loops so that the reduction
+    loop sits just outside the innermost parallel loop, i.e. (i, j, k) ->
+    (i, k, j) for a matmul. After `convert-linalg-to-loops` the inner loop is
+    then a unit-stride axpy that LLVM's loop vectorizer turns into SIMD FMAs
+    (a reduction innermost would need float reassociation). Numerics are
+    unchanged: each output element still accumulates over k in order.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+#endif // AMP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,372 @@
+//===- TrainingStep.cpp - the training-step contract ----------------------===//
+
+#include "amp/Analysis/TrainingStep.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+std::optional<ArgRole> mlir::amp::parseArgRole(StringRef name) {
+  return llvm::StringSwitch<std::optional<ArgRole>>(name)
+      .Case("param", ArgRole::Param)
+      .Case("opt_state", ArgRole::OptState)
+      .Case("input", ArgRole::Input)
+      .Case("label", ArgRole::Label)
+      .Case("loss_scale", ArgRole::LossScale)
+      .Case("growth_tracker", ArgRole::GrowthTracker)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::amp::stringifyArgRole(ArgRole role) {
+  switch (role) {
+  case ArgRole::Param:
+    return "param";
+  case ArgRole::OptState:
+    return "opt_state";
+  case ArgRole::Input:
+    return "input";
+  case ArgRole::Label:
+    return "label";
+  case ArgRole::LossScale:
+    return "loss_scale";
+  case ArgRole::GrowthTracker:
+    return "growth_tracker";
+  }
+  llvm_unreachable("unknown role");
+}
+
+std::optional<unsigned> TrainingStep::argWithRole(ArgRole role) const {
+  for (auto [i, r] : llvm::enumerate(argRoles))
+    if (r == role)
+      return i;
+  return std::nullopt;
+}
+
+static bool isF32Tensor(Type t) {
+  auto tt = dyn_cast<RankedTensorType>(t);
+  return tt && tt.getElementType().isF32();
+}
+
+static bool isScalarTensorOf(Type t, Type elem) {
+  auto tt = dyn_cast<RankedTensorType>(t);
+  return tt && tt.getRank() == 0 && tt.getElementType() == elem;
+}
+
+/// Checks the input/label pair: input a float tensor with a leading batch
+/// dimension, label a rank-1 i32/i64 tensor with the same batch size.
+static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
+                                        std::optional<unsigned> label) {
+  BlockArgument in = func.getArgument(input);
+  auto inType = dyn_cast<RankedTensorType>(in.getType());
+  if (!inType || !isa<FloatType>(inType.getElementType()) ||
+      inType.getRank() < 1)
+    return emitError(in.getLoc())
+           << "argument #" << input
+           << " with amp.role = \"input\" must be a ranked float tensor whose "
+              "leading dimension is the batch, got "
+           << in.getType();
+  if (!label)
+    return success();
+  BlockArgument lab = func.getArgument(*label);
+  auto labType = dyn_cast<RankedTensorType>(lab.getType());
+  if (!labType || labType.getRank() != 1 ||
+      !(labType.getElementType().isInteger(32) ||
+        labType.getElementType().isInteger(64)))
+    return emitError(lab.getLoc())
+           << "argument #" << *label
+           << " with amp.role = \"label\" must be a rank-1 tensor of i32 or "
+              "i64 class indices (one per example), got "
+           << lab.getType();
+  int64_t b0 = inType.getDimSize(0), b1 = labType.getDimSize(0);
+  if (!ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b1) && b0 != b1)
+    return emitError(lab.getLoc())
+           << "label batch size " << b1 << " differs from input batch size "
+           << b0;
+  return success();
+}
+
+FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
+                                              bool requireMarkers) {
+  TrainingStep step;
+  step.func = func;
+  bool ok = true;
+  unsigned numArgs = func.getNumArguments();
+  unsigned numResults = func.getNumResults();
+  if (func.isExternal())
+    return func.emitError("amp.train_step function '")
+           << func.getSymName() << "' has no body";
+
+  // Arguments and their roles.
+  std::optional<unsigned> input, label;
+  for (unsigned i = 0; i < numArgs; ++i) {
+    BlockArgument arg = func.getArgument(i);
+    auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
+    std::optional<ArgRole> parsed;
+    if (role)
+      parsed = parseArgRole(role.getValue());
+    if (!parsed) {
+      emitError(arg.getLoc())
+          << "argument #" << i << " of training step '" << func.getSymName()
+          << "' needs amp.role = \"param\", \"opt_state\", \"input\" or "
+             "\"label\""
+          << (role ? (", got \"" + role.getValue() + "\"").str() : "");
+      ok = false;
+      step.argRoles.push_back(ArgRole::Input);
+      continue;
+    }
+    step.argRoles.push_back(*parsed);
+    switch (*parsed) {
+    case ArgRole::Param:
+      if (!isF32Tensor(arg.getType())) {
+        emitError(arg.getLoc())
+            << "parameter argument #" << i << " has type " << arg.getType()
+            << "; parameters are fp32 master weights and must be ranked "
+               "tensors of f32";
+        ok = false;
+      }
+      step.params.push_back(i);
+      break;
+    case ArgRole::OptState:
+      if (!isa<RankedTensorType>(arg.getType())) {
+        emitError(arg.getLoc()) << "optimizer-state argument #" << i
+                                << " must be a ranked tensor, got "
+                                << arg.getType();
+        ok = false;
+      }
+      step.optStates.push_back(i);
+      break;
+    case ArgRole::Input:
+    case ArgRole::Label: {
+      std::optional<unsigned> &slot =
+          *parsed == ArgRole::Input ? input : label;
+      if (slot) {
+        emitError(arg.getLoc())
+            << "argument #" << i << " is a second amp.role = \""
+            << stringifyArgRole(*parsed) << "\" (first: argument #" << *slot
+            << "); a training step takes one input and one label";
+        ok = false;
+      }
+      slot = i;
+      break;
+    }
+    case ArgRole::LossScale:
+      if (!isScalarTensorOf(arg.getType(),
+                            Float32Type::get(func.getContext()))) {
+        emitError(arg.getLoc()) << "loss_scale argument #" << i
+                                << " must be tensor<f32>, got "
+                                << arg.getType();
+        ok = false;
+      }
+      break;
+    case ArgRole::GrowthTracker:
+      if (!isScalarTensorOf(arg.getType(),
+                            IntegerType::get(func.getContext(), 32))) {
+        emitError(arg.getLoc()) << "growth_tracker argument #" << i
+                                << " must be tensor<i32>, got "
+                                << arg.getType();
+        ok = false;
+      }
+      break;
+    }
+  }
+  if (step.params.empty()) {
+    func.emitError("training step '")
+        << func.getSymName()
+        << "' has no argument with amp.role = \"param\"; mark the fp32 "
+           "master weights";
+    ok = false;
+  }
+  if (!input || !label) {
+    func.emitError("training step '")
+        << func.getSymName() << "' needs one argument with amp.role = \""
+        << (!input ? "input" : "label") << "\"";
+    ok = false;
+  } else if (failed(checkInputAndLabel(func, *input, label))) {
+    ok = false;
+  }
+  if (input)
+    step.input = *input;
+  if (label)
+    step.label = *label;
+
+  // Results: the loss, the updated state, found_inf.
+  std::optional<unsigned> loss;
+  for (unsigned r = 0; r < numResults; ++r) {
+    Type type = func.getResultTypes()[r];
+    auto role = func.getResultAttrOfType<StringAttr>(r, kRoleAttr);
+    auto updates = func.getResultAttrOfType<IntegerAttr>(r, kUpdatesAttr);
+    if (role && role.getValue() == "loss") {
+      if (loss) {
+        func.emitError("result #")
+            << r << " is a second amp.role = \"loss\" (first: result #"
+            << *loss << ")";
+        ok = false;
+      }
+      if (!isScalarTensorOf(type, Float32Type::get(func.getContext()))) {
+        func.emitError("loss result #")
+            << r << " must be tensor<f32> (the loss stays fp32), got "
+            << type;
+        ok = false;
+      }
+      loss = r;
+      continue;
+    }
+    if (role && role.getValue() == "found_inf") {
+      step.foundInfResult = r;
+      continue;
+    }
+    if (!updates) {
+      func.emitError("result #")
+          << r << " of training step '" << func.getSymName()
+          << "' needs amp.role = \"loss\" or amp.updates = <argument index>";
+      ok = false;
+      continue;
+    }
+    int64_t idx = updates.getInt();
+    if (idx < 0 || idx >= numArgs) {
+      func.emitError("result #")
+          << r << " has amp.updates = " << idx
+          << ", out of range: the function has " << numArgs << " arguments";
+      ok = false;
+      continue;
+    }
+    ArgRole argRole = step.argRoles[idx];
+    if (argRole == ArgRole::Input || argRole == ArgRole::Label) {
+      func.emitError("result #")
+          << r << " has amp.updates = " << idx << ", but argument #" << idx
+          << " is the " << stringifyArgRole(argRole)
+          << "; only param, opt_state, loss_scale and growth_tracker "
+             "arguments are updated";
+      ok = false;
+      continue;
+    }
+    if (func.getArgument(idx).getType() != type) {
+      func.emitError("result #")
+          << r << " (amp.updates = " << idx << ") has type " << type
+          << " but argument #" << idx << " has type "
+          << func.getArgument(idx).getType();
+      ok = false;
+      continue;
+    }
+    if (!step.updateOfArg.try_emplace(idx, r).second) {
+      func.emitError("results #")
+          << step.updateOfArg[idx] << " and #" << r
+          << " both have amp.updates = " << idx;
+      ok = false;
+    }
+  }
+  if (!loss) {
+    func.emitError("training step '")
+        << func.getSymName()
+        << "' needs one tensor<f32> result with amp.role = \"loss\"";
+    ok = false;
+  } else {
+    step.lossResult = *loss;
+  }
+  for (unsigned i = 0; i < numArgs; ++i) {
+    ArgRole role = step.argRoles[i];
+    if ((role == ArgRole::Param || role == ArgRole::OptState) &&
+        !step.updateOfArg.count(i)) {
+      emitError(func.getArgument(i).getLoc())
+          << stringifyArgRole(role) << " argument #" << i
+          << " has no result with amp.updates = " << i
+          << "; return its new value";
+      ok = false;
+    }
+  }
+
+  // Markers: exactly one amp.loss_grad, one amp.grad per parameter.
+  func.walk([&](Operation *op) {
+    if (auto seed = dyn_cast<LossGradOp>(op)) {
+      if (step.lossGrad) {
+        InFlightDiagnostic diag =
+            seed.emitError("second amp.loss_grad in training step '")
+            << func.getSymName()
+            << "'; the backward has exactly one seed d(loss)/d(loss)";
+        diag.attachNote(step.lossGrad.getLoc()) << "first amp.loss_grad here";
+        ok = false;
+        return;
+      }
+      step.lossGrad = seed;
+      return;
+    }
+    auto grad = dyn_cast<GradOp>(op);
+    if (!grad)
+      return;
+    auto arg = dyn_cast<BlockArgument>(grad.getParam());
+    if (!arg || arg.getOwner() != &func.getBody().front() ||
+        step.argRoles[arg.getArgNumber()] != ArgRole::Param) {
+      grad.emitError("amp.grad's second operand must be a training-step "
+                     "argument with amp.role = \"param\"");
+      ok = false;
+      return;
+    }
+    auto [it, inserted] = step.gradOfParam.try_emplace(arg.getArgNumber(), grad);
+    if (!inserted) {
+      InFlightDiagnostic diag = grad.emitError("second amp.grad for parameter "
+                                               "argument #")
+                                << arg.getArgNumber();
+      diag.attachNote(it->second.getLoc()) << "first amp.grad here";
+      ok = false;
+    }
+  });
+  if (requireMarkers) {
+    if (!step.lossGrad) {
+      func.emitError("training step '")
+          << func.getSymName()
+          << "' has no amp.loss_grad; the backward must start from "
+             "`amp.loss_grad %loss` (the seed d(loss)/d(loss))";
+      ok = false;
+    }
+    for (unsigned p : step.params)
+      if (!step.gradOfParam.count(p)) {
+        emitError(func.getArgument(p).getLoc())
+            << "parameter argument #" << p
+            << " has no amp.grad; mark its gradient with `amp.grad %g, %arg"
+            << p << "` before the update uses it";
+        ok = false;
+      }
+  }
+  if (!ok)
+    return failure();
+  return step;
+}
+
+FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
+  EvalStep step;
+  step.func = func;
+  std::optional<unsigned> input;
+  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+    auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
+    if (role && role.getValue() == "param") {
+      step.params.push_back(i);
+    } else if (role && role.getValue() == "input" && !input) {
+      input = i;
+    } else {
+      return emitError(func.getArgument(i).getLoc())
+             << "argument #" << i << " of eval step '" << func.getSymName()
+             << "' needs amp.role = \"param\" or one \"input\"";
+    }
+  }
+  if (!input)
+    return func.emitError("eval step '")
+           << func.getSymName() << "' needs an amp.role = \"input\" argument";
+  if (failed(checkInputAndLabel(func, *input, std::nullopt)))
+    return failure();
+  step.input = *input;
+  if (func.getNumResults() != 1 ||
+      func.getResultAttrOfType<StringAttr>(0, kRoleAttr) !=
+          StringAttr::get(func.getContext(), "logits"))
+    return func.emitError("eval step '")
+           << func.getSymName()
+           << "' must return one result with amp.role = \"logits\"";
+  auto logits = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
+  if (!logits || logits.getRank() != 2 || !logits.getElementType().isF32())
+    return func.emitError("logits result must be a batch x classes tensor of "
+                          "f32, got ")
+           << func.getResultTypes()[0];
+  return step;
+}

@@ -1,0 +1,24 @@
+//===- InitAll.cpp - register everything of amp-mlir ----------------------===//
+
+#include "amp/InitAll.h"
+
+#include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Transforms/Passes.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  registry.insert<AmpDialect>();
+}
+
+void mlir::amp::registerAllPassesAndPipelines() {
+  registerAllPasses();
+  registerAmpPasses();
+  registerAmpPipelines();
+}

@@ -1,0 +1,77 @@
+//===- Pipelines.cpp - named amp pass pipelines ---------------------------===//
+
+#include "amp/Pipelines/Pipelines.h"
+
+#include "amp/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+void mlir::amp::buildMixedPrecisionPipeline(
+    OpPassManager &pm, const MixedPrecisionOptions &options) {
+  pm.addPass(createVerifyTrainingStep());
+  if (options.precision != "f32") {
+    AutocastOptions autocast;
+    autocast.precision = options.precision;
+    pm.addPass(createAutocast(autocast));
+  }
+  LossScalingOptions scaling;
+  scaling.mode = options.lossScale;
+  scaling.initScale = options.initScale;
+  scaling.growthInterval = options.growthInterval;
+  scaling.growthFactor = options.growthFactor;
+  scaling.backoffFactor = options.backoffFactor;
+  pm.addPass(createLossScaling(scaling));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createLowerAmpToStandard());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true; // bf16 <-> f32 casts as integer ops
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+void mlir::amp::registerAmpPipelines() {
+  PassPipelineRegistration<MixedPrecisionOptions>(
+      "amp-mixed-precision",
+      "Contract check, autocast and loss scaling of an fp32 training step",
+      buildMixedPrecisionPipeline);
+  PassPipelineRegistration<>(
+      "amp-lower-to-llvm",
+      "Lower a (mixed-precision) training step to the LLVM dialect for the CPU",
+      buildLowerToLLVMPipeline);
+}

@@ -1,0 +1,335 @@
+//===- Trainer.cpp - train a compiled training step on a dataset ----------===//
+
+#include "amp/Runtime/Trainer.h"
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Runtime/JitModule.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+namespace {
+
+llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+using TensorPtr = std::unique_ptr<HostTensor>;
+
+/// Runs `build`'s passes on `module`, returning the diagnostics as an error.
+template <typename BuildFn>
+llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+    os << d.getLocation() << ": " << d << "\n";
+    for (Diagnostic &note : d.getNotes())
+      os << note.getLocation() << ": note: " << note << "\n";
+    return success();
+  });
+  PassManager pm(module.getContext());
+  build(pm);
+  if (failed(pm.run(module)))
+    return makeError(what + " failed:\n" + diagnostics);
+  return llvm::Error::success();
+}
+
+/// PyTorch nn.Linear-style init for weights, zeros for biases.
+void initParameter(HostTensor &t, std::mt19937_64 &rng) {
+  const TensorSpec &spec = t.spec();
+  if (spec.shape.size() < 2)
+    return t.fillZero();
+  int64_t fanIn = 1;
+  for (size_t i = 0; i + 1 < spec.shape.size(); ++i)
+    fanIn *= spec.shape[i];
+  float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
+  std::uniform_real_distribution<float> dist(-bound, bound);
+  float *p = t.as<float>();
+  for (int64_t i = 0; i < spec.numElements(); ++i)
+    p[i] = dist(rng);
+}
+
+/// Copies examples `indices[first, first + batch)` (clamped to the dataset;
+/// missing rows are zero) into the input and, if given, label tensors.
+void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
+               int64_t first, int64_t batch, HostTensor &input,
+               HostTensor *label) {
+  float *x = input.as<float>();
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t pos = first + b;
+    float *row = x + b * ds.exampleSize;
+    if (pos >= static_cast<int64_t>(indices.size())) {
+      std::memset(row, 0, sizeof(float) * ds.exampleSize);
+      continue;
+    }
+    int64_t e = indices[pos];
+    std::memcpy(row, ds.images.data() + e * ds.exampleSize,
+                sizeof(float) * ds.exampleSize);
+    if (!label)
+      continue;
+    if (label->spec().kind == ElementKind::I32)
+      label->as<int32_t>()[b] = ds.labels[e];
+    else
+      label->as<int64_t>()[b] = ds.labels[e];
+  }
+}
+
+llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
+                       StringRef fn) {
+  if (spec.kind != ElementKind::F32)
+    return makeError("@" + fn + ": input must be f32, got " + spec.str());
+  int64_t perExample = spec.numElements() / spec.shape[0];
+  if (perExample != ds.exampleSize)
+    return makeError("@" + fn + ": input " + spec.str() + " holds " +
+                     llvm::Twine(perExample) + " values per example but the "
+                     "dataset has " + llvm::Twine(ds.exampleSize));
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<RunResult>
+mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
+                          const Dataset &trainSet, const Dataset &testSet,
+                          llvm::raw_ostream &log) {
+  RunResult result;
+  result.name = o.precision + (o.lossScale == "none" ? "" : " + " + o.lossScale);
+  auto compileStart = std::chrono::steady_clock::now();
+
+  // 1. The mixed-precision rewrite of a clone.
+  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+  MixedPrecisionOptions mp;
+  mp.precision = o.precision;
+  mp.lossScale = o.lossScale;
+  mp.initScale = o.initScale;
+  mp.growthInterval = o.growthInterval;
+  if (llvm::Error err = runPipeline(
+          *work, [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
+          "amp-mixed-precision"))
+    return std::move(err);
+
+  func::FuncOp trainFn, evalFn;
+  for (auto fn : work->getOps<func::FuncOp>()) {
+    if (fn->hasAttr(kTrainStepAttr))
+      trainFn = fn;
+    if (fn->hasAttr(kEvalStepAttr))
+      evalFn = fn;
+  }
+  if (!trainFn)
+    return makeError("no func.func with the amp.train_step attribute");
+  FailureOr<TrainingStep> step =
+      TrainingStep::analyze(trainFn, /*requireMarkers=*/false);
+  if (failed(step))
+    return makeError("training step violates the contract");
+  std::optional<EvalStep> eval;
+  if (evalFn) {
+    FailureOr<EvalStep> e = EvalStep::analyze(evalFn);
+    if (failed(e))
+      return makeError("eval step violates the contract");
+    if (e->params.size() != step->params.size())
+      return makeError("eval step takes " + llvm::Twine(e->params.size()) +
+                       " parameters, the training step " +
+                       llvm::Twine(step->params.size()));
+    eval = *e;
+  }
+
+  // 2. Host buffers for every argument and result (specs are read before
+  //    lowering changes the function types).
+  auto inputType = cast<RankedTensorType>(
+      trainFn.getArgument(step->input).getType());
+  int64_t batch = inputType.isDynamicDim(0) ? o.batchSize : inputType.getDimSize(0);
+  if (batch <= 0)
+    return makeError("the input's batch dimension is dynamic: pass "
+                     "--batch-size");
+  auto makeTensors = [&](TypeRange types,
+                         std::vector<TensorPtr> &out) -> llvm::Error {
+    for (Type t : types) {
+      auto spec = TensorSpec::fromType(t, batch);
+      if (!spec)
+        return spec.takeError();
+      out.push_back(std::make_unique<HostTensor>(*spec));
+    }
+    return llvm::Error::success();
+  };
+  std::vector<TensorPtr> args, results, evalArgs, evalResults;
+  if (auto err = makeTensors(trainFn.getArgumentTypes(), args))
+    return std::move(err);
+  if (auto err = makeTensors(trainFn.getResultTypes(), results))
+    return std::move(err);
+  if (auto err = checkInput(args[step->input]->spec(), trainSet,
+                            trainFn.getSymName()))
+    return std::move(err);
+  if (eval) {
+    for (auto [k, p] : llvm::enumerate(eval->params))
+      if (evalFn.getArgument(p).getType() !=
+          trainFn.getArgument(step->params[k]).getType())
+        return makeError("eval step parameter #" + llvm::Twine(k) +
+                         " has a different type than the training step's");
+    // Parameters are shared with the training step; only the input and the
+    // logits have buffers of their own.
+    evalArgs.resize(evalFn.getNumArguments());
+    std::vector<TensorPtr> tmp;
+    if (auto err = makeTensors(evalFn.getArgument(eval->input).getType(), tmp))
+      return std::move(err);
+    evalArgs[eval->input] = std::move(tmp[0]);
+    if (auto err = makeTensors(evalFn.getResultTypes(), evalResults))
+      return std::move(err);
+    if (auto err = checkInput(evalArgs[eval->input]->spec(), testSet,
+                              evalFn.getSymName()))
+      return std::move(err);
+  }
+  std::optional<unsigned> scaleArg = step->argWithRole(ArgRole::LossScale);
+
+  // 3. Lower and JIT-compile. The func ops are replaced by LLVM functions:
+  //    from here on only the values read above are used.
+  unsigned evalNumArgs = evalFn ? evalFn.getNumArguments() : 0;
+  std::string trainName = trainFn.getSymName().str();
+  std::string evalName = evalFn ? evalFn.getSymName().str() : "";
+  SmallVector<StringRef> entries{trainName};
+  if (evalFn)
+    entries.push_back(evalName);
+  auto jit = JitModule::compile(*work, entries);
+  if (!jit)
+    return jit.takeError();
+  result.compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
+
+  // 4. Initial state.
+  std::mt19937_64 rng(o.seed);
+  for (unsigned p : step->params)
+    initParameter(*args[p], rng);
+  if (scaleArg)
+    args[*scaleArg]->as<float>()[0] = static_cast<float>(o.initScale);
+
+  std::unique_ptr<llvm::raw_fd_ostream> csv;
+  if (!o.csvPath.empty()) {
+    std::error_code ec;
+    csv = std::make_unique<llvm::raw_fd_ostream>(o.csvPath, ec,
+                                                 llvm::sys::fs::OF_Text);
+    if (ec)
+      return makeError("cannot write " + o.csvPath + ": " + ec.message());
+    *csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms\n";
+  }
+
+  // 5. The training loop.
+  std::vector<int64_t> order(trainSet.numExamples);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<int64_t> testOrder(testSet.numExamples);
+  std::iota(testOrder.begin(), testOrder.end(), 0);
+  int64_t stepsPerEpoch = trainSet.numExamples / batch;
+  if (o.maxStepsPerEpoch > 0)
+    stepsPerEpoch = std::min(stepsPerEpoch, o.maxStepsPerEpoch);
+  if (stepsPerEpoch == 0)
+    return makeError("batch size " + llvm::Twine(batch) +
+                     " exceeds the training set");
+  double stepMsTotal = 0;
+  std::vector<HostTensor *> callBuffers;
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    std::shuffle(order.begin(), order.end(), rng);
+    double lossSum = 0;
+    int64_t lossCount = 0, skippedThisEpoch = 0;
+    for (int64_t s = 0; s < stepsPerEpoch; ++s) {
+      fillBatch(trainSet, order, s * batch, batch, *args[step->input],
+                args[step->label].get());
+      callBuffers.clear();
+      for (auto &t : args)
+        callBuffers.push_back(t.get());
+      for (auto &t : results)
+        callBuffers.push_back(t.get());
+      auto t0 = std::chrono::steady_clock::now();
+      if (auto err = (*jit)->invoke(trainName, callBuffers))
+        return std::move(err);
+      double ms = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - t0)
+                      .count();
+      stepMsTotal += ms;
+      ++result.steps;
+      float loss = results[step->lossResult]->as<float>()[0];
+      bool foundInf = step->foundInfResult &&
+                      results[*step->foundInfResult]->as<uint8_t>()[0] != 0;
+      if (foundInf) {
+        ++result.skippedSteps;
+        ++skippedThisEpoch;
+      }
+      if (std::isfinite(loss)) {
+        lossSum += loss;
+        ++lossCount;
+      }
+      // Carry the state: every result with amp.updates = i feeds argument i.
+      for (auto [arg, res] : step->updateOfArg)
+        std::swap(args[arg], results[res]);
+      if (csv)
+        *csv << result.name << "," << result.steps << "," << epoch << ","
+             << llvm::format("%.6g", loss) << ","
+             << llvm::format("%.6g",
+                             scaleArg ? args[*scaleArg]->as<float>()[0] : 1.0f)
+             << "," << (foundInf ? 1 : 0) << "," << llvm::format("%.4f", ms)
+             << "\n";
+    }
+    result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
+    if (scaleArg)
+      result.finalLossScale = args[*scaleArg]->as<float>()[0];
+
+    if (eval) {
+      HostTensor &input = *evalArgs[eval->input];
+      HostTensor &logits = *evalResults[0];
+      int64_t evalBatch = input.spec().shape[0];
+      int64_t classes = logits.spec().shape[1];
+      int64_t correct = 0;
+      for (int64_t first = 0; first < testSet.numExamples; first += evalBatch) {
+        fillBatch(testSet, testOrder, first, evalBatch, input, nullptr);
+        callBuffers.clear();
+        for (unsigned i = 0; i < evalNumArgs; ++i) {
+          if (i == eval->input) {
+            callBuffers.push_back(&input);
+            continue;
+          }
+          auto it = llvm::find(eval->params, i);
+          callBuffers.push_back(
+              args[step->params[it - eval->params.begin()]].get());
+        }
+        callBuffers.push_back(&logits);
+        if (auto err = (*jit)->invoke(evalName, callBuffers))
+          return std::move(err);
+        const float *l = logits.as<float>();
+        for (int64_t b = 0; b < evalBatch && first + b < testSet.numExamples;
+             ++b) {
+          const float *row = l + b * classes;
+          int64_t arg = std::max_element(row, row + classes) - row;
+          correct += arg == testSet.labels[first + b];
+        }
+      }
+      result.testAccuracy =
+          static_cast<double>(correct) / static_cast<double>(testSet.numExamples);
+    }
+    if (o.progress) {
+      log << "  [" << result.name << "] epoch " << epoch << "/" << o.epochs
+          << ": train loss " << llvm::format("%.4f", result.finalTrainLoss);
+      if (eval)
+        log << ", test accuracy " << llvm::format("%.4f", result.testAccuracy);
+      if (scaleArg)
+        log << ", loss scale " << result.finalLossScale;
+      if (step->foundInfResult)
+        log << ", skipped " << skippedThisEpoch;
+      log << ", " << llvm::format("%.2f", stepMsTotal / result.steps)
+          << " ms/step\n";
+      log.flush();
+    }
+  }
+  result.msPerStep = stepMsTotal / static_cast<double>(result.steps);
+  return result;
+}

@@ -1,0 +1,288 @@
+//===- LossScaling.cpp - amp-loss-scaling ---------------------------------===//
+//
+// Loss scaling on a differentiated training step (Micikevicius et al. 2018;
+// PyTorch torch.amp.GradScaler; shared REFERENCE.md "Loss scaling"):
+//   seed x S -> one fused unscale + non-finite check over all gradients ->
+//   optimizer update inside `scf.if found_inf` (skip keeps state
+//   bit-identical) -> dynamic scale update. Relies only on the training-step
+//   contract (Analysis/TrainingStep), not on what autocast did.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <cmath>
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_LOSSSCALING
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+enum class ScaleMode { Dynamic, Static, None };
+
+struct ScalingConfig {
+  ScaleMode mode;
+  double initScale;
+  int growthInterval;
+  double growthFactor;
+  double backoffFactor;
+};
+
+static Value scalarTensor(OpBuilder &b, Location loc, Value scalar) {
+  return tensor::FromElementsOp::create(
+      b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
+}
+
+static DictionaryAttr roleAttrs(MLIRContext *ctx, StringRef role,
+                                std::optional<unsigned> updates) {
+  SmallVector<NamedAttribute> attrs;
+  Builder b(ctx);
+  attrs.push_back(b.getNamedAttr(kRoleAttr, b.getStringAttr(role)));
+  if (updates)
+    attrs.push_back(b.getNamedAttr(kUpdatesAttr, b.getI64IntegerAttr(*updates)));
+  return b.getDictionaryAttr(attrs);
+}
+
+/// Rewrites one training step. Emits located errors and fails when the step
+/// breaks the contract or cannot be scaled.
+static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
+  MLIRContext *ctx = func.getContext();
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
+        role && role.getValue() == "loss_scale")
+      return func.emitError("training step '")
+             << func.getSymName()
+             << "' is already loss-scaled (argument #" << i
+             << " has amp.role = \"loss_scale\"); run amp-loss-scaling once";
+  FailureOr<TrainingStep> analyzed = TrainingStep::analyze(func);
+  if (failed(analyzed))
+    return failure();
+  TrainingStep &step = *analyzed;
+  Block &entry = func.getBody().front();
+  for (unsigned p : step.params) {
+    GradOp grad = step.gradOfParam.lookup(p);
+    if (grad->getBlock() != &entry)
+      return grad.emitError(
+          "amp.grad must be at the top level of the training step (after "
+          "any micro-batch loop), so that unscale, check and update happen "
+          "once per step");
+  }
+
+  IRRewriter rewriter(ctx);
+  Location loc = func.getLoc();
+  auto f32Tensor = RankedTensorType::get({}, rewriter.getF32Type());
+  auto i32Tensor = RankedTensorType::get({}, rewriter.getI32Type());
+
+  // 1. The loss scale S and 1/S at function entry.
+  Value scale, growthTracker, invScale;
+  std::optional<unsigned> scaleArg, trackerArg;
+  rewriter.setInsertionPointToStart(&entry);
+  if (cfg.mode == ScaleMode::Dynamic) {
+    scaleArg = func.getNumArguments();
+    trackerArg = *scaleArg + 1;
+    if (failed(func.insertArgument(*scaleArg, f32Tensor,
+                                   roleAttrs(ctx, "loss_scale", std::nullopt),
+                                   loc)) ||
+        failed(func.insertArgument(*trackerArg, i32Tensor,
+                                   roleAttrs(ctx, "growth_tracker",
+                                             std::nullopt),
+                                   loc)))
+      return func.emitError("cannot add the loss-scale arguments");
+    scale = func.getArgument(*scaleArg);
+    growthTracker = func.getArgument(*trackerArg);
+    // inv_scale = 1/S computed in f64 and rounded to f32, as PyTorch's
+    // GradScaler (`scale.double().reciprocal().float()`).
+    Value s = tensor::ExtractOp::create(rewriter, loc, scale, ValueRange{});
+    Value s64 = arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), s);
+    Value one = arith::ConstantOp::create(rewriter, loc,
+                                          rewriter.getF64FloatAttr(1.0));
+    Value inv64 = arith::DivFOp::create(rewriter, loc, one, s64);
+    Value inv =
+        arith::TruncFOp::create(rewriter, loc, rewriter.getF32Type(), inv64);
+    invScale = scalarTensor(rewriter, loc, inv);
+  } else {
+    scale = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(f32Tensor, static_cast<float>(cfg.initScale)));
+    invScale = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(f32Tensor,
+                               static_cast<float>(1.0 / cfg.initScale)));
+  }
+
+  // 2. The backward seed becomes S.
+  rewriter.replaceOp(step.lossGrad, scale);
+
+  // 3. One fused unscale + check after the last gradient.
+  SmallVector<GradOp> grads;
+  for (unsigned p : step.params)
+    grads.push_back(step.gradOfParam.lookup(p));
+  Operation *lastGrad = grads.front();
+  for (GradOp g : grads)
+    if (lastGrad->isBeforeInBlock(g))
+      lastGrad = g;
+  rewriter.setInsertionPointAfter(lastGrad);
+  SmallVector<Value> raw;
+  for (GradOp g : grads)
+    raw.push_back(g.getRaw());
+  auto check = UnscaleAndCheckOp::create(rewriter, lastGrad->getLoc(), raw,
+                                         invScale);
+  for (auto [g, unscaled] : llvm::zip(grads, check.getUnscaled()))
+    rewriter.replaceOp(g, unscaled);
+  Value foundInfTensor = check.getFoundInf();
+
+  // 4. Everything that depends on the unscaled gradients moves into the
+  //    no-overflow branch of one scf.if.
+  llvm::SetVector<Operation *> dependent;
+  SmallVector<Value> worklist(check.getUnscaled().begin(),
+                              check.getUnscaled().end());
+  Operation *terminator = entry.getTerminator();
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      Operation *top = entry.findAncestorOpInBlock(*user);
+      if (!top || top == terminator || dependent.contains(top))
+        continue;
+      dependent.insert(top);
+      llvm::append_range(worklist, top->getResults());
+    }
+  }
+  llvm::DenseSet<unsigned> updateResults;
+  for (auto [arg, res] : step.updateOfArg)
+    updateResults.insert(res);
+  for (OpOperand &ret : terminator->getOpOperands()) {
+    Operation *def = ret.get().getDefiningOp();
+    if (def && dependent.contains(def) &&
+        !updateResults.contains(ret.getOperandNumber()))
+      return func.emitError("result #")
+             << ret.getOperandNumber()
+             << " depends on the gradients but is not an amp.updates result;"
+                " only the parameter/optimizer-state update may use "
+                "gradients (it is skipped on overflow)";
+  }
+
+  rewriter.setInsertionPoint(terminator);
+  Value foundInf =
+      tensor::ExtractOp::create(rewriter, loc, foundInfTensor, ValueRange{});
+  // Every parameter/optimizer-state result goes through the scf.if: the
+  // overflow branch yields the old argument itself (bit-identical).
+  SmallVector<unsigned> guardedArgs;
+  for (unsigned i = 0; i < step.argRoles.size(); ++i)
+    if ((step.argRoles[i] == ArgRole::Param ||
+         step.argRoles[i] == ArgRole::OptState) &&
+        step.updateOfArg.count(i))
+      guardedArgs.push_back(i);
+  SmallVector<Type> ifTypes;
+  for (unsigned a : guardedArgs)
+    ifTypes.push_back(func.getArgument(a).getType());
+  auto ifOp = scf::IfOp::create(rewriter, loc, ifTypes, foundInf,
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointToStart(ifOp.thenBlock());
+    SmallVector<Value> old;
+    for (unsigned a : guardedArgs)
+      old.push_back(func.getArgument(a));
+    scf::YieldOp::create(rewriter, loc, old);
+    rewriter.setInsertionPointToStart(ifOp.elseBlock());
+    SmallVector<Value> updated;
+    for (unsigned a : guardedArgs)
+      updated.push_back(terminator->getOperand(step.updateOfArg[a]));
+    auto yield = scf::YieldOp::create(rewriter, loc, updated);
+    for (Operation &op : llvm::make_early_inc_range(entry))
+      if (dependent.contains(&op))
+        rewriter.moveOpBefore(&op, yield);
+  }
+  for (auto [a, v] : llvm::zip(guardedArgs, ifOp.getResults()))
+    rewriter.modifyOpInPlace(terminator, [&] {
+      terminator->setOperand(step.updateOfArg[a], v);
+    });
+
+  // 5. The new scale state and found_inf become results.
+  unsigned numResults = func.getNumResults();
+  if (cfg.mode == ScaleMode::Dynamic) {
+    auto update = UpdateScaleOp::create(
+        rewriter, loc, scale, growthTracker, foundInfTensor,
+        rewriter.getF32FloatAttr(cfg.growthFactor),
+        rewriter.getF32FloatAttr(cfg.backoffFactor),
+        rewriter.getI32IntegerAttr(cfg.growthInterval));
+    terminator->insertOperands(terminator->getNumOperands(),
+                               {update.getNewScale(),
+                                update.getNewGrowthTracker()});
+    if (failed(func.insertResult(numResults, f32Tensor,
+                                 roleAttrs(ctx, "loss_scale", scaleArg))) ||
+        failed(func.insertResult(numResults + 1, i32Tensor,
+                                 roleAttrs(ctx, "growth_tracker",
+                                           trackerArg))))
+      return func.emitError("cannot add the loss-scale results");
+    numResults += 2;
+  }
+  terminator->insertOperands(terminator->getNumOperands(), {foundInfTensor});
+  if (failed(func.insertResult(numResults, foundInfTensor.getType(),
+                               roleAttrs(ctx, "found_inf", std::nullopt))))
+    return func.emitError("cannot add the found_inf result");
+  return success();
+}
+
+struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
+  using LossScalingBase::LossScalingBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    ScalingConfig cfg{ScaleMode::None, initScale, growthInterval,
+                      growthFactor, backoffFactor};
+    if (mode == "dynamic")
+      cfg.mode = ScaleMode::Dynamic;
+    else if (mode == "static")
+      cfg.mode = ScaleMode::Static;
+    else if (mode != "none") {
+      module.emitError("amp-loss-scaling: mode must be dynamic, static or "
+                       "none, got '")
+          << mode << "'";
+      return signalPassFailure();
+    }
+    if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale))) {
+      module.emitError("amp-loss-scaling: init-scale must be a finite fp32 "
+                       "value > 0, got ")
+          << initScale;
+      return signalPassFailure();
+    }
+    if (growthInterval < 1 || !(growthFactor > 1.0) ||
+        !std::isfinite(growthFactor) ||
+        !(backoffFactor > 0.0 && backoffFactor < 1.0)) {
+      module.emitError("amp-loss-scaling: need growth-interval >= 1, "
+                       "growth-factor > 1 and 0 < backoff-factor < 1");
+      return signalPassFailure();
+    }
+    if (cfg.mode == ScaleMode::None)
+      return;
+    bool any = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kTrainStepAttr))
+        continue;
+      any = true;
+      if (failed(scaleStep(func, cfg)))
+        return signalPassFailure();
+    }
+    if (!any) {
+      module.emitError("amp-loss-scaling: no func.func with the "
+                       "amp.train_step attribute; mark the training step "
+                       "(docs/training-step.md)");
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
