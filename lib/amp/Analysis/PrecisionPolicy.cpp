@@ -35,8 +35,23 @@ static bool isDenyMathOp(Operation *op) {
              math::RsqrtOp, math::SqrtOp, math::ErfOp, math::FPowIOp>(op);
 }
 
+/// A generic contraction is a GEMM-like allow op only if it has an M or N
+/// dimension (a parallel loop that indexes one input but not the other). A
+/// "batched dot" whose parallel loops index both inputs, e.g. picking the
+/// target logit as sum_c(logits * onehot) in a loss, is an elementwise
+/// product plus a reduction: no Tensor Core gain, and it feeds the loss.
+static bool isGemmLikeContraction(linalg::LinalgOp op) {
+  if (!linalg::isaContractionOpInterface(op))
+    return false;
+  if (!isa<linalg::GenericOp>(op.getOperation()))
+    return true; // named matmul/matvec/vecmat/dot/batch_matmul family
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  return succeeded(dims) && (!dims->m.empty() || !dims->n.empty());
+}
+
 static OpPrecision classifyLinalg(linalg::LinalgOp op) {
-  if (linalg::isaContractionOpInterface(op))
+  if (isGemmLikeContraction(op))
     return {PrecisionClass::Allow,
             "contraction: low-precision inputs, fp32 accumulation"};
   if (linalg::isaConvolutionOpInterface(op))

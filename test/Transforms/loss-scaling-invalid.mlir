@@ -1,0 +1,67 @@
+// RUN: amp-opt %s -split-input-file -amp-loss-scaling -verify-diagnostics
+
+// expected-error @+1 {{training step 'already_scaled' is already loss-scaled (argument #3 has amp.role = "loss_scale"); run amp-loss-scaling once}}
+func.func @already_scaled(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"},
+              %s: tensor<f32> {amp.role = "loss_scale"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  return %loss, %w : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A result other than the updated state must not depend on the gradients:
+// it could not be skipped on overflow.
+// expected-error @+1 {{result #2 depends on the gradients but is not an amp.updates result}}
+func.func @grad_escapes(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64},
+        tensor<4xf32> {amp.role = "found_inf"})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  %g2 = arith.mulf %g, %g : tensor<4xf32>
+  return %loss, %w1, %g2 : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// The gradient marker must be at the top level so that unscale, check and
+// update happen once per step.
+func.func @grad_in_loop(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %w) -> tensor<4xf32> {
+    // expected-error @+1 {{amp.grad must be at the top level of the training step (after any micro-batch loop)}}
+    %g = amp.grad %dw, %w : tensor<4xf32>
+    %a = arith.subf %acc, %g : tensor<4xf32>
+    scf.yield %a : tensor<4xf32>
+  }
+  return %loss, %r : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{amp-loss-scaling: no func.func with the amp.train_step attribute}}
+module {
+  func.func @not_a_step(%a: tensor<4xf32>) -> tensor<4xf32> {
+    return %a : tensor<4xf32>
+  }
+}

@@ -1,0 +1,298 @@
+// RUN: amp-opt %s -split-input-file -amp-verify-training-step -verify-diagnostics
+// The training-step contract of docs/training-step.md: every violation is a
+// located error. Each case is a minimal step: loss = sum(w), dW = seed.
+
+// A conforming step: no diagnostics.
+func.func @ok(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{training step 'missing_loss_grad' has no amp.loss_grad; the backward must start from `amp.loss_grad %loss`}}
+func.func @missing_loss_grad(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %g = amp.grad %w, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @two_loss_grads(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{first amp.loss_grad here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  // expected-error @+1 {{second amp.loss_grad in training step 'two_loss_grads'; the backward has exactly one seed}}
+  %seed2 = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed2[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @grad_type_mismatch(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %dw = arith.constant dense<1.0> : tensor<4xf16>
+  // expected-error @+1 {{'amp.grad' op operand type 'tensor<4xf16>' differs from parameter type 'tensor<4xf32>'}}
+  %g = amp.grad %dw, %w : tensor<4xf16>, tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @param_without_grad(%w: tensor<4xf32> {amp.role = "param"},
+              // expected-error @+1 {{parameter argument #1 has no amp.grad; mark its gradient with `amp.grad %g, %arg1`}}
+              %b: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64},
+        tensor<4xf32> {amp.updates = 1 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1, %b : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #1 has amp.updates = 7, out of range: the function has 3 arguments}}
+func.func @updates_out_of_range(
+              // expected-error @+1 {{param argument #0 has no result with amp.updates = 0}}
+              %w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 7 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #1 has amp.updates = 1, but argument #1 is the input}}
+func.func @updates_input(
+              // expected-error @+1 {{param argument #0 has no result with amp.updates = 0; return its new value}}
+              %w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<4xf32> {amp.role = "input"},
+              %y: tensor<4xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 1 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{result #1 (amp.updates = 0) has type 'tensor<3xf32>' but argument #0 has type 'tensor<4xf32>'}}
+func.func @updates_type(
+              // expected-error @+1 {{param argument #0 has no result with amp.updates = 0}}
+              %w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<3xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = tensor.extract_slice %g[0] [3] [1] : tensor<4xf32> to tensor<3xf32>
+  return %loss, %w1 : tensor<f32>, tensor<3xf32>
+}
+
+// -----
+
+// expected-error @+2 {{training step 'no_loss' needs one tensor<f32> result with amp.role = "loss"}}
+// expected-error @+1 {{result #0 of training step 'no_loss' needs amp.role = "loss" or amp.updates = <argument index>}}
+func.func @no_loss(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32>, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{loss result #0 must be tensor<f32> (the loss stays fp32), got 'tensor<f16>'}}
+func.func @loss_f16(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f16> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %l = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %loss = arith.truncf %l : tensor<f32> to tensor<f16>
+  %seed = amp.loss_grad %l : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f16>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{parameter argument #0 has type 'tensor<4xf16>'; parameters are fp32 master weights and must be ranked tensors of f32}}
+func.func @param_f16(%w: tensor<4xf16> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf16> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = arith.constant dense<0.0> : tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %g = amp.grad %w, %w : tensor<4xf16>
+  return %loss, %g : tensor<f32>, tensor<4xf16>
+}
+
+// -----
+
+func.func @bad_role(%w: tensor<4xf32> {amp.role = "param"},
+              // expected-error @+1 {{argument #1 of training step 'bad_role' needs amp.role = "param", "opt_state", "input" or "label", got "weights"}}
+              %v: tensor<4xf32> {amp.role = "weights"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @label_float(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              // expected-error @+1 {{argument #2 with amp.role = "label" must be a rank-1 tensor of i32 or i64 class indices (one per example), got 'tensor<2xf32>'}}
+              %y: tensor<2xf32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @label_batch(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              // expected-error @+1 {{label batch size 3 differs from input batch size 2}}
+              %y: tensor<3xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{training step 'no_label' needs one argument with amp.role = "label"}}
+func.func @no_label(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @grad_of_non_param(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  // expected-error @+1 {{amp.grad's second operand must be a training-step argument with amp.role = "param"}}
+  %g2 = amp.grad %dw, %g : tensor<4xf32>
+  %w1 = arith.subf %w, %g2 : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @two_grads(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  // expected-note @+1 {{first amp.grad here}}
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  // expected-error @+1 {{second amp.grad for parameter argument #0}}
+  %g2 = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g2 : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
