@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what amp-mlir needs on Debian 12 (as root), and nothing that is
+# already there: LLVM/MLIR 22, clang-22, CMake/Ninja, zlib, GoogleTest and
+# Debian's Fashion-MNIST IDX files.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
+  mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
