@@ -20,6 +20,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+
 using namespace mlir;
 namespace cl = llvm::cl;
 namespace runtime = mlir::amp::runtime;
@@ -148,9 +150,10 @@ int main(int argc, char **argv) {
                                "train loss", "test acc", "loss scale",
                                "skipped", "steps", "ms/step");
   for (const auto &r : results) {
-    std::string scale =
-        r.finalLossScale > 0 ? llvm::formatv("{0}", r.finalLossScale).str()
-                             : "-";
+    char scaleText[32] = "-";
+    if (r.finalLossScale > 0)
+      std::snprintf(scaleText, sizeof(scaleText), "%g", r.finalLossScale);
+    std::string scale = scaleText;
     std::string acc = r.testAccuracy >= 0
                           ? llvm::formatv("{0:F4}", r.testAccuracy).str()
                           : "-";

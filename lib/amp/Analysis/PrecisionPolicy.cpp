@@ -79,6 +79,8 @@ static OpPrecision classifyLinalg(linalg::LinalgOp op) {
 }
 
 OpPrecision mlir::amp::classifyOp(Operation *op) {
+  if (!op->getDialect()) // unregistered op: never guess
+    return {PrecisionClass::Unknown, "unregistered op: stays fp32"};
   if (isa<linalg::SoftmaxOp>(op))
     return {PrecisionClass::Deny, "softmax: exp and a sum, fp32"};
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))

@@ -129,7 +129,7 @@ struct LowerAmpToStandardPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<AmpDialect>(op->getDialect()))
+      if (isa<LossGradOp, GradOp, UnscaleAndCheckOp, UpdateScaleOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

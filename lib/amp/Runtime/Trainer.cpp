@@ -322,7 +322,7 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       if (eval)
         log << ", test accuracy " << llvm::format("%.4f", result.testAccuracy);
       if (scaleArg)
-        log << ", loss scale " << result.finalLossScale;
+        log << ", loss scale " << llvm::format("%g", result.finalLossScale);
       if (step->foundInfResult)
         log << ", skipped " << skippedThisEpoch;
       log << ", " << llvm::format("%.2f", stepMsTotal / result.steps)
