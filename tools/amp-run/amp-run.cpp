@@ -72,6 +72,13 @@ static bool parseRun(StringRef spec, runtime::TrainOptions &o) {
   return true;
 }
 
+/// bf16 has fp32's exponent range: gradients do not underflow and loss
+/// scaling only costs a check (shared REFERENCE.md; PyTorch's GradScaler is
+/// for fp16 only).
+static bool isBf16WithLossScaling(const runtime::TrainOptions &o) {
+  return o.precision == "bf16" && o.lossScale != "none";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(
@@ -88,6 +95,12 @@ int main(int argc, char **argv) {
       llvm::errs() << "amp-run: bad --run '" << spec
                    << "': expected f32|f16|bf16 optionally followed by "
                       "+dynamic|+static|+none\n";
+      return 1;
+    }
+    if (isBf16WithLossScaling(o)) {
+      llvm::errs() << "amp-run: --run '" << spec
+                   << "': loss scaling is for fp16; bf16 has fp32's exponent "
+                      "range and needs none (use --run=bf16)\n";
       return 1;
     }
     o.epochs = epochs;
