@@ -14,13 +14,12 @@ func.func @already_scaled(%w: tensor<4xf32> {amp.role = "param"},
 // -----
 
 // A result other than the updated state must not depend on the gradients:
-// it could not be skipped on overflow.
-// expected-error @+1 {{result #2 depends on the gradients but is not an amp.updates result}}
+// it could not be skipped on overflow. Here the returned loss does.
+// expected-error @+1 {{result #0 depends on the gradients but is not an amp.updates result}}
 func.func @grad_escapes(%w: tensor<4xf32> {amp.role = "param"},
               %x: tensor<2x4xf32> {amp.role = "input"},
               %y: tensor<2xi32> {amp.role = "label"})
-    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64},
-        tensor<4xf32> {amp.role = "found_inf"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
     attributes {amp.train_step} {
   %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
   %seed = amp.loss_grad %loss : tensor<f32>
@@ -28,8 +27,9 @@ func.func @grad_escapes(%w: tensor<4xf32> {amp.role = "param"},
   %dw = tensor.splat %s : tensor<4xf32>
   %g = amp.grad %dw, %w : tensor<4xf32>
   %w1 = arith.subf %w, %g : tensor<4xf32>
-  %g2 = arith.mulf %g, %g : tensor<4xf32>
-  return %loss, %w1, %g2 : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+  %gl = tensor.extract_slice %g[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %loss2 = arith.addf %loss, %gl : tensor<f32>
+  return %loss2, %w1 : tensor<f32>, tensor<4xf32>
 }
 
 // -----
@@ -55,6 +55,21 @@ func.func @grad_in_loop(%w: tensor<4xf32> {amp.role = "param"},
     scf.yield %a : tensor<4xf32>
   }
   return %loss, %r : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A second run on a statically scaled step.
+// expected-error @+1 {{training step 'static_scaled' is already loss-scaled (result #2 has amp.role = "found_inf"); run amp-loss-scaling once}}
+func.func @static_scaled(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64},
+        tensor<i1> {amp.role = "found_inf"})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %f = arith.constant dense<false> : tensor<i1>
+  return %loss, %w, %f : tensor<f32>, tensor<4xf32>, tensor<i1>
 }
 
 // -----

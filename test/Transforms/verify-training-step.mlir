@@ -296,3 +296,84 @@ func.func @two_grads(%w: tensor<4xf32> {amp.role = "param"},
   %w1 = arith.subf %w, %g2 : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// The update uses the raw (still scaled) gradient instead of amp.grad's
+// result: loss scaling would hand it a gradient multiplied by S.
+func.func @raw_gradient_bypass(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  // expected-error @+1 {{this value is derived from the backward seed and reaches result #1 without passing through amp.grad}}
+  %w1 = arith.subf %w, %dw : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A gradient computed without the seed would not be scaled by loss scaling.
+func.func @gradient_without_seed(%w: tensor<4xf32> {amp.role = "param"},
+              %b: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64},
+        tensor<4xf32> {amp.updates = 1 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  // expected-error @+1 {{the gradient of parameter argument #1 does not depend on the backward seed}}
+  %gb = amp.grad %w, %b : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  %b1 = arith.subf %b, %gb : tensor<4xf32>
+  return %loss, %w1, %b1 : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{training step 'two_blocks' has several blocks; write its control flow with scf}}
+func.func @two_blocks(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  cf.br ^bb1(%w : tensor<4xf32>)
+^bb1(%w1: tensor<4xf32>):
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{amp.eval_step function 'eval_decl' has no body}}
+func.func private @eval_decl(%w: tensor<4x10xf32> {amp.role = "param"},
+                             %x: tensor<128x4xf32> {amp.role = "input"})
+    -> (tensor<128x10xf32> {amp.role = "logits"}) attributes {amp.eval_step}
+
+// -----
+
+func.func @empty_batch(%w: tensor<4xf32> {amp.role = "param"},
+              // expected-error @+1 {{argument #1 with amp.role = "input" has an empty batch (dimension 0 is 0)}}
+              %x: tensor<0x4xf32> {amp.role = "input"},
+              %y: tensor<0xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}

@@ -13,3 +13,18 @@
 func.func @not_a_step(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }
+
+// The output of amp-mixed-precision is not an input of amp-run: it would be
+// trained under the wrong label.
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision -o %t.scaled.mlir
+// RUN: not amp-run %t.scaled.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=SCALED
+// SCALED: amp-run: run f32: @train_step is already loss-scaled; amp-run takes the fp32 training step
+
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --batch-size=64 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH: --batch-size=64 conflicts with the static batch size 128 of the input
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --batch-size=-3 2>&1 | FileCheck %s --check-prefix=NEGBATCH
+// NEGBATCH: amp-run: --batch-size must be >= 1
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32,f32 2>&1 | FileCheck %s --check-prefix=TWICE
+// TWICE: amp-run: --run 'f32' is given twice
+// RUN: not amp-run %S/Inputs/five-classes.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=CLASSES
+// CLASSES: @eval_step returns 5 logits per example but the dataset has 10 classes

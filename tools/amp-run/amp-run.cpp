@@ -26,39 +26,41 @@ using namespace mlir;
 namespace cl = llvm::cl;
 namespace runtime = mlir::amp::runtime;
 
+static cl::OptionCategory ampRunCategory("amp-run options");
+
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<training step .mlir>"),
-                                      cl::Required);
+                                      cl::Required, cl::cat(ampRunCategory));
 static cl::list<std::string> runs(
     "run",
     cl::desc("A run: <precision>[+<loss-scale>], precision f32|f16|bf16, "
              "loss-scale dynamic|static|none (default none). Repeat or "
              "comma-separate for several runs (default: f16+dynamic)"),
-    cl::CommaSeparated);
-static cl::opt<int> epochs("epochs", cl::desc("Training epochs"), cl::init(1));
+    cl::CommaSeparated, cl::cat(ampRunCategory));
+static cl::opt<int> epochs("epochs", cl::desc("Training epochs"), cl::init(1), cl::cat(ampRunCategory));
 static cl::opt<int64_t> batchSize(
     "batch-size", cl::desc("Batch size when the input's batch dimension is "
                            "dynamic"),
-    cl::init(0));
+    cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<int64_t> maxSteps("max-steps",
                                  cl::desc("Limit steps per epoch (0: all)"),
-                                 cl::init(0));
+                                 cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<std::string>
     dataDir("data-dir", cl::desc("Directory with the IDX .gz files"),
-            cl::init("/usr/share/datasets/fashion-mnist"));
+            cl::init("/usr/share/datasets/fashion-mnist"), cl::cat(ampRunCategory));
 static cl::opt<std::string> csvPath("csv",
                                     cl::desc("Write per-step CSV here"),
-                                    cl::init(""));
+                                    cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<double> initScale("init-scale",
                                  cl::desc("Initial (dynamic) or fixed "
                                           "(static) loss scale"),
-                                 cl::init(32768.0));
+                                 cl::init(32768.0), cl::cat(ampRunCategory));
 static cl::opt<int> growthInterval("growth-interval",
                                    cl::desc("Clean steps before the loss "
                                             "scale doubles"),
-                                   cl::init(2000));
+                                   cl::init(2000), cl::cat(ampRunCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Init and shuffle seed"),
-                              cl::init(0));
+                              cl::init(0), cl::cat(ampRunCategory));
 
 static bool parseRun(StringRef spec, runtime::TrainOptions &o) {
   auto [prec, scale] = spec.split('+');
@@ -81,6 +83,7 @@ static bool isBf16WithLossScaling(const runtime::TrainOptions &o) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(ampRunCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "amp-run: train an MLIR training step in fp32 and mixed precision\n");
@@ -111,6 +114,17 @@ int main(int argc, char **argv) {
     o.growthInterval = growthInterval;
     configs.push_back(o);
   }
+  for (size_t i = 0; i < runSpecs.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (runSpecs[i] == runSpecs[j]) {
+        llvm::errs() << "amp-run: --run '" << runSpecs[i]
+                     << "' is given twice\n";
+        return 1;
+      }
+  if (batchSize < 0) {
+    llvm::errs() << "amp-run: --batch-size must be >= 1\n";
+    return 1;
+  }
   if (epochs < 1) {
     llvm::errs() << "amp-run: --epochs must be >= 1\n";
     return 1;
@@ -119,6 +133,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   amp::registerAllDialectsAndExtensions(registry);
   MLIRContext context(registry);
+  // Diagnostics name the location; they do not dump the whole function.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
@@ -129,6 +145,7 @@ int main(int argc, char **argv) {
   }
 
   llvm::outs() << "amp-run: loading " << dataDir << "\n";
+  llvm::outs().flush();
   auto trainSet = runtime::loadFashionMnist(dataDir, /*train=*/true);
   if (!trainSet) {
     llvm::errs() << "amp-run: " << llvm::toString(trainSet.takeError()) << "\n";

@@ -474,6 +474,12 @@ struct SequenceCase {
   const char *pattern; // 'C' clean step, 'O' overflowing step
 };
 
+// Printed by GoogleTest (and so by ctest's discovered names) instead of the
+// bytes of the struct.
+void PrintTo(const SequenceCase &c, std::ostream *os) {
+  *os << c.pattern;
+}
+
 class ScaleSequenceTest : public ::testing::TestWithParam<SequenceCase> {};
 
 // Over a mixed clean/overflow sequence the compiled scale and tracker equal
@@ -527,7 +533,14 @@ INSTANTIATE_TEST_SUITE_P(
     Patterns, ScaleSequenceTest,
     ::testing::Values(SequenceCase{2, 2.0, 0.5, "CCOCCCOOCCCC"},
                       SequenceCase{3, 2.0, 0.5, "CCCOCCOCCCCCCOOOCC"},
-                      SequenceCase{2, 4.0, 0.25, "OCCCCCOCOCCC"}));
+                      SequenceCase{2, 4.0, 0.25, "OCCCCCOCOCCC"}),
+    [](const ::testing::TestParamInfo<SequenceCase> &info) {
+      // Stable names for ctest -R: interval, factors and the pattern.
+      return "interval" + std::to_string(info.param.growthInterval) +
+             "_growth" + std::to_string(int(info.param.growthFactor)) +
+             "_backoff" + std::to_string(int(info.param.backoffFactor * 100)) +
+             "_" + info.param.pattern;
+    });
 
 class StaticScaleTest : public ::testing::TestWithParam<double> {};
 

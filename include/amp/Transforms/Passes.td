@@ -128,4 +128,29 @@ def InterchangeContractionLoops
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def DecomposeAggregateOps
+    : Pass<"amp-decompose-aggregate-ops", "func::FuncOp"> {
+  let summary = "Decompose aggregate linalg ops (softmax) into generics";
+  let description = [{
+    CPU lowering helper: every op implementing linalg's
+    AggregatedOpInterface (`linalg.softmax`: max, sub, exp, sum, div) is
+    replaced by its upstream decomposition into linalg.generic/fill ops, which
+    bufferization and `convert-linalg-to-loops` handle.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def CheckLLVMLowering : Pass<"amp-check-llvm-lowering", "ModuleOp"> {
+  let summary = "Fail on any op that the LLVM lowering left behind";
+  let description = [{
+    Last pass of `amp-lower-to-llvm`: every op must now be in the LLVM
+    dialect (or be the module). For each kind of op that is not, one error
+    located on its first occurrence names it, and the pass fails; without it
+    the pipeline would succeed and only LLVM IR translation would fail, far
+    from the cause.
+  }];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

@@ -68,6 +68,11 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
            << " with amp.role = \"input\" must be a ranked float tensor whose "
               "leading dimension is the batch, got "
            << in.getType();
+  if (!inType.isDynamicDim(0) && inType.getDimSize(0) < 1)
+    return emitError(in.getLoc())
+           << "argument #" << input
+           << " with amp.role = \"input\" has an empty batch (dimension 0 is "
+           << inType.getDimSize(0) << ")";
   if (!label)
     return success();
   BlockArgument lab = func.getArgument(*label);
@@ -88,6 +93,64 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
   return success();
 }
 
+/// Checks how the backward seed flows through the step:
+/// - every `amp.grad` gradient must be derived from the seed; otherwise loss
+///   scaling leaves it unscaled and the unscale shrinks it by 1/S;
+/// - no value derived from the seed may reach a result except through
+///   `amp.grad`; otherwise the update sees a gradient still multiplied by S.
+/// The propagation is conservative: a value that leaves a region (through
+/// its terminator) taints every result of the enclosing ops.
+static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
+  llvm::DenseSet<Value> tainted;
+  SmallVector<Value> worklist;
+  auto taint = [&](Value v) {
+    if (tainted.insert(v).second)
+      worklist.push_back(v);
+  };
+  taint(step.lossGrad.getResult());
+  llvm::DenseSet<Operation *> reachedGrads;
+  Operation *ret = func.getBody().front().getTerminator();
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<GradOp>(user)) {
+        reachedGrads.insert(user);
+        continue;
+      }
+      if (user == ret) {
+        InFlightDiagnostic diag = emitError(v.getLoc())
+            << "this value is derived from the backward seed and reaches "
+               "result #" << use.getOperandNumber()
+            << " without passing through amp.grad; route every parameter "
+               "gradient through `amp.grad` and let the update use only its "
+               "result (loss scaling unscales gradients there)";
+        diag.attachNote(step.lossGrad.getLoc()) << "backward seed here";
+        return failure();
+      }
+      for (Value r : user->getResults())
+        taint(r);
+      if (user->hasTrait<OpTrait::IsTerminator>())
+        for (Operation *p = user->getParentOp(); p && p != func.getOperation();
+             p = p->getParentOp())
+          for (Value r : p->getResults())
+            taint(r);
+    }
+  }
+  for (unsigned p : step.params) {
+    GradOp grad = step.gradOfParam.lookup(p);
+    if (!reachedGrads.contains(grad.getOperation())) {
+      InFlightDiagnostic diag = grad.emitError("the gradient of parameter "
+                                               "argument #")
+          << p << " does not depend on the backward seed; compute the "
+             "backward from `amp.loss_grad` so that loss scaling scales it";
+      diag.attachNote(step.lossGrad.getLoc()) << "backward seed here";
+      return failure();
+    }
+  }
+  return success();
+}
+
 FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
                                               bool requireMarkers) {
   TrainingStep step;
@@ -96,8 +159,13 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
   unsigned numArgs = func.getNumArguments();
   unsigned numResults = func.getNumResults();
   if (func.isExternal())
-    return func.emitError("amp.train_step function '")
+    return emitError(func.getLoc(), "amp.train_step function '")
            << func.getSymName() << "' has no body";
+  if (!func.getBody().hasOneBlock())
+    return emitError(func.getLoc(), "training step '")
+           << func.getSymName()
+           << "' has several blocks; write its control flow with scf "
+              "(scf.for, scf.if) so that it has a single block";
 
   // Arguments and their roles.
   std::optional<unsigned> input, label;
@@ -173,14 +241,14 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     }
   }
   if (step.params.empty()) {
-    func.emitError("training step '")
+    emitError(func.getLoc(), "training step '")
         << func.getSymName()
         << "' has no argument with amp.role = \"param\"; mark the fp32 "
            "master weights";
     ok = false;
   }
   if (!input || !label) {
-    func.emitError("training step '")
+    emitError(func.getLoc(), "training step '")
         << func.getSymName() << "' needs one argument with amp.role = \""
         << (!input ? "input" : "label") << "\"";
     ok = false;
@@ -200,13 +268,13 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     auto updates = func.getResultAttrOfType<IntegerAttr>(r, kUpdatesAttr);
     if (role && role.getValue() == "loss") {
       if (loss) {
-        func.emitError("result #")
+        emitError(func.getLoc(), "result #")
             << r << " is a second amp.role = \"loss\" (first: result #"
             << *loss << ")";
         ok = false;
       }
       if (!isScalarTensorOf(type, Float32Type::get(func.getContext()))) {
-        func.emitError("loss result #")
+        emitError(func.getLoc(), "loss result #")
             << r << " must be tensor<f32> (the loss stays fp32), got "
             << type;
         ok = false;
@@ -219,7 +287,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       continue;
     }
     if (!updates) {
-      func.emitError("result #")
+      emitError(func.getLoc(), "result #")
           << r << " of training step '" << func.getSymName()
           << "' needs amp.role = \"loss\" or amp.updates = <argument index>";
       ok = false;
@@ -227,7 +295,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     }
     int64_t idx = updates.getInt();
     if (idx < 0 || idx >= numArgs) {
-      func.emitError("result #")
+      emitError(func.getLoc(), "result #")
           << r << " has amp.updates = " << idx
           << ", out of range: the function has " << numArgs << " arguments";
       ok = false;
@@ -235,7 +303,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     }
     ArgRole argRole = step.argRoles[idx];
     if (argRole == ArgRole::Input || argRole == ArgRole::Label) {
-      func.emitError("result #")
+      emitError(func.getLoc(), "result #")
           << r << " has amp.updates = " << idx << ", but argument #" << idx
           << " is the " << stringifyArgRole(argRole)
           << "; only param, opt_state, loss_scale and growth_tracker "
@@ -244,7 +312,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       continue;
     }
     if (func.getArgument(idx).getType() != type) {
-      func.emitError("result #")
+      emitError(func.getLoc(), "result #")
           << r << " (amp.updates = " << idx << ") has type " << type
           << " but argument #" << idx << " has type "
           << func.getArgument(idx).getType();
@@ -252,14 +320,14 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       continue;
     }
     if (!step.updateOfArg.try_emplace(idx, r).second) {
-      func.emitError("results #")
+      emitError(func.getLoc(), "results #")
           << step.updateOfArg[idx] << " and #" << r
           << " both have amp.updates = " << idx;
       ok = false;
     }
   }
   if (!loss) {
-    func.emitError("training step '")
+    emitError(func.getLoc(), "training step '")
         << func.getSymName()
         << "' needs one tensor<f32> result with amp.role = \"loss\"";
     ok = false;
@@ -315,7 +383,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
   });
   if (requireMarkers) {
     if (!step.lossGrad) {
-      func.emitError("training step '")
+      emitError(func.getLoc(), "training step '")
           << func.getSymName()
           << "' has no amp.loss_grad; the backward must start from "
              "`amp.loss_grad %loss` (the seed d(loss)/d(loss))";
@@ -332,12 +400,17 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
   }
   if (!ok)
     return failure();
+  if (requireMarkers && failed(checkSeedFlow(func, step)))
+    return failure();
   return step;
 }
 
 FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
   EvalStep step;
   step.func = func;
+  if (func.isExternal())
+    return emitError(func.getLoc(), "amp.eval_step function '")
+           << func.getSymName() << "' has no body";
   std::optional<unsigned> input;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
@@ -352,7 +425,7 @@ FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
     }
   }
   if (!input)
-    return func.emitError("eval step '")
+    return emitError(func.getLoc(), "eval step '")
            << func.getSymName() << "' needs an amp.role = \"input\" argument";
   if (failed(checkInputAndLabel(func, *input, std::nullopt)))
     return failure();
@@ -360,12 +433,12 @@ FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
   if (func.getNumResults() != 1 ||
       func.getResultAttrOfType<StringAttr>(0, kRoleAttr) !=
           StringAttr::get(func.getContext(), "logits"))
-    return func.emitError("eval step '")
+    return emitError(func.getLoc(), "eval step '")
            << func.getSymName()
            << "' must return one result with amp.role = \"logits\"";
   auto logits = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
   if (!logits || logits.getRank() != 2 || !logits.getElementType().isF32())
-    return func.emitError("logits result must be a batch x classes tensor of "
+    return emitError(func.getLoc(), "logits result must be a batch x classes tensor of "
                           "f32, got ")
            << func.getResultTypes()[0];
   return step;

@@ -38,6 +38,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAmpToStandard());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
@@ -61,8 +62,13 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 casts as integer ops
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  // Math ops with an LLVM intrinsic first; the rest (erf, tan, ...) become
+  // libm calls, which the JIT resolves in the process.
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCheckLLVMLowering());
 }
 
 void mlir::amp::registerAmpPipelines() {

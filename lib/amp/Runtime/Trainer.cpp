@@ -29,15 +29,37 @@ llvm::Error makeError(const llvm::Twine &msg) {
 
 using TensorPtr = std::unique_ptr<HostTensor>;
 
+/// "file:line:col" for file locations (also inside fused/name locations),
+/// MLIR's own printing otherwise.
+std::string formatLocation(Location loc) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  if (auto flc = dyn_cast<FileLineColLoc>(loc))
+    os << flc.getFilename().getValue() << ":" << flc.getLine() << ":"
+       << flc.getColumn();
+  else if (auto name = dyn_cast<NameLoc>(loc))
+    return formatLocation(name.getChildLoc());
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
+    return formatLocation(fused.getLocations().front());
+  else
+    os << loc;
+  return str;
+}
+
 /// Runs `build`'s passes on `module`, returning the diagnostics as an error.
 template <typename BuildFn>
 llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-    os << d.getLocation() << ": " << d << "\n";
+    const char *kind = d.getSeverity() == DiagnosticSeverity::Error ? "error"
+                       : d.getSeverity() == DiagnosticSeverity::Warning
+                           ? "warning"
+                           : "note";
+    os << formatLocation(d.getLocation()) << ": " << kind << ": " << d << "\n";
     for (Diagnostic &note : d.getNotes())
-      os << note.getLocation() << ": note: " << note << "\n";
+      os << formatLocation(note.getLocation()) << ": note: " << note << "\n";
     return success();
   });
   PassManager pm(module.getContext());
@@ -109,6 +131,42 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   result.name = o.precision + (o.lossScale == "none" ? "" : " + " + o.lossScale);
   auto compileStart = std::chrono::steady_clock::now();
 
+  // 0. One fp32 training step (and at most one eval step), not yet rewritten:
+  //    the run's precision and loss scaling come from `o`, not from the IR.
+  {
+    SmallVector<func::FuncOp> trainFns, evalFns;
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (fn->hasAttr(kTrainStepAttr))
+        trainFns.push_back(fn);
+      if (fn->hasAttr(kEvalStepAttr))
+        evalFns.push_back(fn);
+    }
+    if (trainFns.size() > 1 || evalFns.size() > 1)
+      return makeError("the module has " + llvm::Twine(trainFns.size()) +
+                       " amp.train_step and " + llvm::Twine(evalFns.size()) +
+                       " amp.eval_step functions; amp-run trains one step "
+                       "with at most one eval step");
+    if (!trainFns.empty()) {
+      func::FuncOp fn = trainFns.front();
+      auto hasRole = [&](auto getAttr, unsigned n, StringRef role) {
+        for (unsigned i = 0; i < n; ++i)
+          if (auto a = getAttr(i); a && a.getValue() == role)
+            return true;
+        return false;
+      };
+      if (hasRole([&](unsigned i) {
+            return fn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
+          }, fn.getNumArguments(), "loss_scale") ||
+          hasRole([&](unsigned i) {
+            return fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
+          }, fn.getNumResults(), "found_inf"))
+        return makeError("@" + fn.getSymName() +
+                         " is already loss-scaled; amp-run takes the fp32 "
+                         "training step (with its amp.loss_grad/amp.grad "
+                         "markers) and rewrites it per --run itself");
+    }
+  }
+
   // 1. The mixed-precision rewrite of a clone.
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   MixedPrecisionOptions mp;
@@ -150,10 +208,16 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   //    lowering changes the function types).
   auto inputType = cast<RankedTensorType>(
       trainFn.getArgument(step->input).getType());
-  int64_t batch = inputType.isDynamicDim(0) ? o.batchSize : inputType.getDimSize(0);
-  if (batch <= 0)
+  int64_t batch =
+      inputType.isDynamicDim(0) ? o.batchSize : inputType.getDimSize(0);
+  if (inputType.isDynamicDim(0) && o.batchSize <= 0)
     return makeError("the input's batch dimension is dynamic: pass "
-                     "--batch-size");
+                     "--batch-size=N with N >= 1");
+  if (!inputType.isDynamicDim(0) && o.batchSize > 0 && o.batchSize != batch)
+    return makeError("--batch-size=" + llvm::Twine(o.batchSize) +
+                     " conflicts with the static batch size " +
+                     llvm::Twine(batch) + " of the input " +
+                     "(drop --batch-size or make the dimension dynamic)");
   auto makeTensors = [&](TypeRange types,
                          std::vector<TensorPtr> &out) -> llvm::Error {
     for (Type t : types) {
@@ -190,6 +254,12 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     if (auto err = checkInput(evalArgs[eval->input]->spec(), testSet,
                               evalFn.getSymName()))
       return std::move(err);
+    int64_t classes = evalResults[0]->spec().shape[1];
+    if (classes != testSet.numClasses)
+      return makeError("@" + evalFn.getSymName() + " returns " +
+                       llvm::Twine(classes) + " logits per example but the "
+                       "dataset has " + llvm::Twine(testSet.numClasses) +
+                       " classes");
   }
   std::optional<unsigned> scaleArg = step->argWithRole(ArgRole::LossScale);
 
@@ -283,6 +353,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
     if (scaleArg)
       result.finalLossScale = args[*scaleArg]->as<float>()[0];
+    else if (o.lossScale == "static")
+      result.finalLossScale = o.initScale;
 
     if (eval) {
       HostTensor &input = *evalArgs[eval->input];

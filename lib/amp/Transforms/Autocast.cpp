@@ -87,8 +87,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     else if (precision == "bf16")
       target = BFloat16Type::get(ctx);
     else {
-      getOperation().emitError("amp-autocast: precision must be f16 or bf16, "
-                               "got '")
+      emitError(getOperation().getLoc(),
+                "amp-autocast: precision must be f16 or bf16, got '")
           << precision << "'";
       return signalPassFailure();
     }

@@ -62,10 +62,16 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
         role && role.getValue() == "loss_scale")
-      return func.emitError("training step '")
+      return emitError(func.getLoc(), "training step '")
              << func.getSymName()
              << "' is already loss-scaled (argument #" << i
              << " has amp.role = \"loss_scale\"); run amp-loss-scaling once";
+  for (unsigned r = 0; r < func.getNumResults(); ++r)
+    if (auto role = func.getResultAttrOfType<StringAttr>(r, kRoleAttr);
+        role && role.getValue() == "found_inf")
+      return emitError(func.getLoc(), "training step '")
+             << func.getSymName() << "' is already loss-scaled (result #" << r
+             << " has amp.role = \"found_inf\"); run amp-loss-scaling once";
   FailureOr<TrainingStep> analyzed = TrainingStep::analyze(func);
   if (failed(analyzed))
     return failure();
@@ -99,7 +105,7 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
                                    roleAttrs(ctx, "growth_tracker",
                                              std::nullopt),
                                    loc)))
-      return func.emitError("cannot add the loss-scale arguments");
+      return emitError(func.getLoc(), "cannot add the loss-scale arguments");
     scale = func.getArgument(*scaleArg);
     growthTracker = func.getArgument(*trackerArg);
     // inv_scale = 1/S computed in f64 and rounded to f32, as PyTorch's
@@ -166,7 +172,7 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
     Operation *def = ret.get().getDefiningOp();
     if (def && dependent.contains(def) &&
         !updateResults.contains(ret.getOperandNumber()))
-      return func.emitError("result #")
+      return emitError(func.getLoc(), "result #")
              << ret.getOperandNumber()
              << " depends on the gradients but is not an amp.updates result;"
                 " only the parameter/optimizer-state update may use "
@@ -205,10 +211,10 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
       if (dependent.contains(&op))
         rewriter.moveOpBefore(&op, yield);
   }
-  for (auto [a, v] : llvm::zip(guardedArgs, ifOp.getResults()))
-    rewriter.modifyOpInPlace(terminator, [&] {
+  rewriter.modifyOpInPlace(terminator, [&] {
+    for (auto [a, v] : llvm::zip(guardedArgs, ifOp.getResults()))
       terminator->setOperand(step.updateOfArg[a], v);
-    });
+  });
 
   // 5. The new scale state and found_inf become results.
   unsigned numResults = func.getNumResults();
@@ -226,13 +232,13 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
         failed(func.insertResult(numResults + 1, i32Tensor,
                                  roleAttrs(ctx, "growth_tracker",
                                            trackerArg))))
-      return func.emitError("cannot add the loss-scale results");
+      return emitError(func.getLoc(), "cannot add the loss-scale results");
     numResults += 2;
   }
   terminator->insertOperands(terminator->getNumOperands(), {foundInfTensor});
   if (failed(func.insertResult(numResults, foundInfTensor.getType(),
                                roleAttrs(ctx, "found_inf", std::nullopt))))
-    return func.emitError("cannot add the found_inf result");
+    return emitError(func.getLoc(), "cannot add the found_inf result");
   return success();
 }
 
@@ -248,13 +254,13 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
     else if (mode == "static")
       cfg.mode = ScaleMode::Static;
     else if (mode != "none") {
-      module.emitError("amp-loss-scaling: mode must be dynamic, static or "
+      emitError(module.getLoc(), "amp-loss-scaling: mode must be dynamic, static or "
                        "none, got '")
           << mode << "'";
       return signalPassFailure();
     }
     if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale))) {
-      module.emitError("amp-loss-scaling: init-scale must be a finite fp32 "
+      emitError(module.getLoc(), "amp-loss-scaling: init-scale must be a finite fp32 "
                        "value > 0, got ")
           << initScale;
       return signalPassFailure();
@@ -262,7 +268,7 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
     if (growthInterval < 1 || !(growthFactor > 1.0) ||
         !std::isfinite(growthFactor) ||
         !(backoffFactor > 0.0 && backoffFactor < 1.0)) {
-      module.emitError("amp-loss-scaling: need growth-interval >= 1, "
+      emitError(module.getLoc(), "amp-loss-scaling: need growth-interval >= 1, "
                        "growth-factor > 1 and 0 < backoff-factor < 1");
       return signalPassFailure();
     }
@@ -277,7 +283,7 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
         return signalPassFailure();
     }
     if (!any) {
-      module.emitError("amp-loss-scaling: no func.func with the "
+      emitError(module.getLoc(), "amp-loss-scaling: no func.func with the "
                        "amp.train_step attribute; mark the training step "
                        "(docs/training-step.md)");
       return signalPassFailure();

@@ -1,0 +1,36 @@
+//===- CheckLLVMLowering.cpp - amp-check-llvm-lowering --------------------===//
+
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_CHECKLLVMLOWERING
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+
+namespace {
+struct CheckLLVMLoweringPass
+    : amp::impl::CheckLLVMLoweringBase<CheckLLVMLoweringPass> {
+  void runOnOperation() override {
+    llvm::StringSet<> reported;
+    bool ok = true;
+    getOperation().walk([&](Operation *op) {
+      if (op == getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()))
+        return;
+      ok = false;
+      if (reported.insert(op->getName().getStringRef()).second)
+        emitError(op->getLoc())
+            << "amp-lower-to-llvm could not lower '" << op->getName()
+            << "' to the LLVM dialect; no pattern of the CPU pipeline "
+               "handles it (rewrite it with ops the pipeline supports, e.g. "
+               "linalg named ops, linalg.generic, tensor, arith, math)";
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,20 @@
+// An op that the CPU pipeline cannot lower is a located error, not a
+// silent success.
+// RUN: not amp-opt %s -split-input-file --allow-unregistered-dialect --amp-lower-to-llvm 2>&1 | FileCheck %s
+// CHECK: lower-to-llvm-errors.mlir:[[@LINE+3]]:8: error: amp-lower-to-llvm could not lower 'emitc.literal' to the LLVM dialect
+// CHECK-NOT: could not lower 'emitc.literal'
+func.func @f(%a: f32) -> f32 {
+  %x = emitc.literal "1.0f" : f32
+  %y = emitc.literal "2.0f" : f32
+  %r = arith.addf %x, %y : f32
+  return %r : f32
+}
+
+// -----
+
+// A tensor op no pattern bufferizes stops at bufferization, located.
+// CHECK: lower-to-llvm-errors.mlir:[[@LINE+2]]:8: error: op was not bufferized
+func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = "foo.opaque"(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -1,0 +1,26 @@
+// A contract-valid step whose eval step returns 5 logits per example
+// (Fashion-MNIST has 10 classes). The "model" is trivial: loss = W[0, 0],
+// dW = seed everywhere.
+func.func @train_step(%w: tensor<784x5xf32> {amp.role = "param"},
+                      %x: tensor<128x784xf32> {amp.role = "input"},
+                      %y: tensor<128xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<784x5xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0, 0] [1, 1] [1, 1] : tensor<784x5xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<784x5xf32>
+  %g = amp.grad %dw, %w : tensor<784x5xf32>
+  %w1 = arith.subf %w, %g : tensor<784x5xf32>
+  return %loss, %w1 : tensor<f32>, tensor<784x5xf32>
+}
+
+func.func @eval_step(%w: tensor<784x5xf32> {amp.role = "param"},
+                     %x: tensor<128x784xf32> {amp.role = "input"})
+    -> (tensor<128x5xf32> {amp.role = "logits"}) attributes {amp.eval_step} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128x5xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<128x5xf32>) -> tensor<128x5xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<128x784xf32>, tensor<784x5xf32>) outs(%c : tensor<128x5xf32>) -> tensor<128x5xf32>
+  return %r : tensor<128x5xf32>
+}
