@@ -13,10 +13,13 @@ config.test_exec_root = os.path.join(config.amp_obj_root, "test")
 
 config.substitutions.append(("%amp_src_root", config.amp_src_root))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(
+    ("%amp_plugin", os.path.join(config.amp_obj_root, "lib", "libAmpMLIRPlugin.so")))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
     ["amp-opt", "amp-run"], [config.amp_tools_dir])
 llvm_config.add_tool_substitutions(
-    ["mlir-runner", "FileCheck", "not", "count"], [config.llvm_tools_dir])
+    ["mlir-opt", "mlir-runner", "FileCheck", "not", "count"],
+    [config.llvm_tools_dir])
