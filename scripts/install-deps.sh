@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what amp-mlir needs on Debian 12 (as root), and nothing that is
-# already there: LLVM/MLIR 22, clang-22, CMake/Ninja, zlib, GoogleTest and
-# Debian's Fashion-MNIST IDX files.
+# already there: LLVM/MLIR 22, clang-22, CMake/Ninja, zlib, GoogleTest,
+# Debian's Fashion-MNIST IDX files and gnuplot (for scripts/plot-runs.sh).
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
+  gnuplot-nox
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -320,6 +320,11 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
         callBuffers.push_back(t.get());
       for (auto &t : results)
         callBuffers.push_back(t.get());
+      // The scale this step runs with (the state is replaced by the call).
+      float scaleUsed = scaleArg ? args[*scaleArg]->as<float>()[0]
+                        : o.lossScale == "static"
+                            ? static_cast<float>(o.initScale)
+                            : 1.0f;
       auto t0 = std::chrono::steady_clock::now();
       if (auto err = (*jit)->invoke(trainName, callBuffers))
         return std::move(err);
@@ -345,8 +350,7 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       if (csv)
         *csv << result.name << "," << result.steps << "," << epoch << ","
              << llvm::format("%.6g", loss) << ","
-             << llvm::format("%.6g",
-                             scaleArg ? args[*scaleArg]->as<float>()[0] : 1.0f)
+             << llvm::format("%.6g", scaleUsed)
              << "," << (foundInf ? 1 : 0) << "," << llvm::format("%.4f", ms)
              << "\n";
     }
