@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what amp-mlir needs on Debian 12 (as root), and nothing that is
 # already there: LLVM/MLIR 22, clang-22, CMake/Ninja, zlib, GoogleTest,
-# Debian's Fashion-MNIST IDX files and gnuplot (for scripts/plot-runs.sh).
+# Debian's Fashion-MNIST IDX files, gnuplot (scripts/plot-runs.sh) and
+# clang-format-22 (scripts/check-format.sh).
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
-  gnuplot-nox
+  gnuplot-nox clang-format-22 git
 )
 missing=()
 for p in "${packages[@]}"; do

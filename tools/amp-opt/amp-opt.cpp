@@ -12,6 +12,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::amp::registerAllDialectsAndExtensions(registry);
   mlir::amp::registerAllPassesAndPipelines();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "amp-mlir optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "amp-mlir optimizer driver\n", registry));
 }

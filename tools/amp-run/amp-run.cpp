@@ -31,25 +31,27 @@ static cl::OptionCategory ampRunCategory("amp-run options");
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<training step .mlir>"),
                                       cl::Required, cl::cat(ampRunCategory));
-static cl::list<std::string> runs(
-    "run",
-    cl::desc("A run: <precision>[+<loss-scale>], precision f32|f16|bf16, "
-             "loss-scale dynamic|static|none (default none). Repeat or "
-             "comma-separate for several runs (default: f16+dynamic)"),
-    cl::CommaSeparated, cl::cat(ampRunCategory));
-static cl::opt<int> epochs("epochs", cl::desc("Training epochs"), cl::init(1), cl::cat(ampRunCategory));
-static cl::opt<int64_t> batchSize(
-    "batch-size", cl::desc("Batch size when the input's batch dimension is "
-                           "dynamic"),
-    cl::init(0), cl::cat(ampRunCategory));
+static cl::list<std::string>
+    runs("run",
+         cl::desc("A run: <precision>[+<loss-scale>], precision f32|f16|bf16, "
+                  "loss-scale dynamic|static|none (default none). Repeat or "
+                  "comma-separate for several runs (default: f16+dynamic)"),
+         cl::CommaSeparated, cl::cat(ampRunCategory));
+static cl::opt<int> epochs("epochs", cl::desc("Training epochs"), cl::init(1),
+                           cl::cat(ampRunCategory));
+static cl::opt<int64_t>
+    batchSize("batch-size",
+              cl::desc("Batch size when the input's batch dimension is "
+                       "dynamic"),
+              cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<int64_t> maxSteps("max-steps",
                                  cl::desc("Limit steps per epoch (0: all)"),
                                  cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<std::string>
     dataDir("data-dir", cl::desc("Directory with the IDX .gz files"),
-            cl::init("/usr/share/datasets/fashion-mnist"), cl::cat(ampRunCategory));
-static cl::opt<std::string> csvPath("csv",
-                                    cl::desc("Write per-step CSV here"),
+            cl::init("/usr/share/datasets/fashion-mnist"),
+            cl::cat(ampRunCategory));
+static cl::opt<std::string> csvPath("csv", cl::desc("Write per-step CSV here"),
                                     cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<double> initScale("init-scale",
                                  cl::desc("Initial (dynamic) or fixed "

@@ -38,8 +38,8 @@ protected:
   /// first op named `opName` (nullptr and a test failure if none).
   Operation *parseAndFind(const std::string &args, const std::string &body,
                           llvm::StringRef opName) {
-    std::string src = "func.func @f(" + args + ") {\n" + body +
-                      "\n  return\n}\n";
+    std::string src =
+        "func.func @f(" + args + ") {\n" + body + "\n  return\n}\n";
     module = parseSourceString<ModuleOp>(src, &ctx);
     if (!module) {
       ADD_FAILURE() << "cannot parse:\n" << src;
@@ -158,11 +158,12 @@ TEST_F(PrecisionPolicyTest, SumReductionGenericIsDeny) {
 
 // linalg.softmax is deny.
 TEST_F(PrecisionPolicyTest, SoftmaxIsDeny) {
-  EXPECT_EQ(classOf("%a: tensor<4x8xf32>, %o: tensor<4x8xf32>",
-                    "%r = linalg.softmax dimension(1) ins(%a : tensor<4x8xf32>) "
-                    "outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>",
-                    "linalg.softmax"),
-            PrecisionClass::Deny);
+  EXPECT_EQ(
+      classOf("%a: tensor<4x8xf32>, %o: tensor<4x8xf32>",
+              "%r = linalg.softmax dimension(1) ins(%a : tensor<4x8xf32>) "
+              "outs(%o : tensor<4x8xf32>) -> tensor<4x8xf32>",
+              "linalg.softmax"),
+      PrecisionClass::Deny);
 }
 
 // An elementwise add generic is infer (follows its inputs).

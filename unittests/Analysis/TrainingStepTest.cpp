@@ -51,8 +51,7 @@ TEST_F(TrainingStepTest, AnalyzesMlpTrainStepRoles) {
   ASSERT_TRUE(succeeded(step));
   EXPECT_EQ(step->func, trainFn);
   EXPECT_EQ(step->params, (llvm::SmallVector<unsigned>{0, 1, 2, 3, 4, 5}));
-  EXPECT_EQ(step->optStates,
-            (llvm::SmallVector<unsigned>{6, 7, 8, 9, 10, 11}));
+  EXPECT_EQ(step->optStates, (llvm::SmallVector<unsigned>{6, 7, 8, 9, 10, 11}));
   EXPECT_EQ(step->input, 12u);
   EXPECT_EQ(step->label, 13u);
   EXPECT_EQ(step->lossResult, 0u);
@@ -131,8 +130,7 @@ TEST_F(TrainingStepTest, AnalyzesLossScaledStepWithoutMarkers) {
   ASSERT_TRUE(succeeded(step));
   EXPECT_FALSE(step->lossGrad);
   EXPECT_TRUE(step->gradOfParam.empty());
-  EXPECT_EQ(step->argWithRole(ArgRole::LossScale),
-            std::optional<unsigned>(14));
+  EXPECT_EQ(step->argWithRole(ArgRole::LossScale), std::optional<unsigned>(14));
   EXPECT_EQ(step->argWithRole(ArgRole::GrowthTracker),
             std::optional<unsigned>(15));
   EXPECT_EQ(step->foundInfResult, std::optional<unsigned>(15));

@@ -79,8 +79,8 @@ protected:
   }
 
   /// Three 2x2 images and their labels (largest label 4).
-  std::vector<uint8_t> imageData = {255, 51, 0, 102,  //
-                                    0,   0,  0, 0,    //
+  std::vector<uint8_t> imageData = {255, 51, 0, 102, //
+                                    0,   0,  0, 0,   //
                                     1,   2,  3, 255};
   std::vector<uint8_t> images() { return idxBytes({3, 2, 2}, imageData); }
   std::vector<uint8_t> labels() { return idxBytes({3}, {4, 0, 2}); }
@@ -98,8 +98,8 @@ template <typename T> std::string errorMessage(llvm::Expected<T> value) {
 // Gzip-compressed files load: sizes, pixel scaling byte/255, labels and
 // numClasses = 1 + largest label.
 TEST_F(IdxDatasetTest, LoadsGzipFiles) {
-  auto ds = loadIdxDataset(writeGz("img.gz", images()),
-                           writeGz("lab.gz", labels()));
+  auto ds =
+      loadIdxDataset(writeGz("img.gz", images()), writeGz("lab.gz", labels()));
   ASSERT_TRUE(bool(ds)) << llvm::toString(ds.takeError());
   EXPECT_EQ(ds->numExamples, 3);
   EXPECT_EQ(ds->exampleSize, 4);
@@ -116,8 +116,8 @@ TEST_F(IdxDatasetTest, LoadsGzipFiles) {
 
 // Uncompressed IDX files load the same way (zlib reads plain files too).
 TEST_F(IdxDatasetTest, LoadsUncompressedFiles) {
-  auto ds = loadIdxDataset(writePlain("img", images()),
-                           writePlain("lab", labels()));
+  auto ds =
+      loadIdxDataset(writePlain("img", images()), writePlain("lab", labels()));
   ASSERT_TRUE(bool(ds)) << llvm::toString(ds.takeError());
   EXPECT_EQ(ds->numExamples, 3);
   EXPECT_EQ(ds->exampleSize, 4);
@@ -169,7 +169,8 @@ TEST_F(IdxDatasetTest, BadMagicNamesTheFile) {
   bytes[0] = 0x1f;
   bytes[1] = 0x03;
   std::string img = writePlain("bad-magic", bytes);
-  std::string msg = errorMessage(loadIdxDataset(img, writeGz("lab.gz", labels())));
+  std::string msg =
+      errorMessage(loadIdxDataset(img, writeGz("lab.gz", labels())));
   EXPECT_NE(msg.find(img), std::string::npos) << msg;
   EXPECT_NE(msg.find("magic"), std::string::npos) << msg;
 }
@@ -189,7 +190,8 @@ TEST_F(IdxDatasetTest, TruncatedDataNamesTheFile) {
   std::vector<uint8_t> bytes = images();
   bytes.resize(bytes.size() - 3);
   std::string img = writeGz("short.gz", bytes);
-  std::string msg = errorMessage(loadIdxDataset(img, writeGz("lab.gz", labels())));
+  std::string msg =
+      errorMessage(loadIdxDataset(img, writeGz("lab.gz", labels())));
   EXPECT_NE(msg.find(img), std::string::npos) << msg;
   EXPECT_NE(msg.find("truncated"), std::string::npos) << msg;
 }

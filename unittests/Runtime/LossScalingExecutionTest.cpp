@@ -391,11 +391,10 @@ std::string overflowCaseName(
   return std::get<0>(info.param) + "_" + names[std::get<1>(info.param)];
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    PrecisionsAndValues, OverflowStepTest,
-    ::testing::Combine(::testing::Values("f32", "f16"),
-                       ::testing::Values(0, 1, 2)),
-    overflowCaseName);
+INSTANTIATE_TEST_SUITE_P(PrecisionsAndValues, OverflowStepTest,
+                         ::testing::Combine(::testing::Values("f32", "f16"),
+                                            ::testing::Values(0, 1, 2)),
+                         overflowCaseName);
 
 // An input that is finite in fp32 but above the f16 range (70000 > 65504)
 // overflows only when autocast demotes it: f32 runs a clean step, f16
@@ -476,9 +475,7 @@ struct SequenceCase {
 
 // Printed by GoogleTest (and so by ctest's discovered names) instead of the
 // bytes of the struct.
-void PrintTo(const SequenceCase &c, std::ostream *os) {
-  *os << c.pattern;
-}
+void PrintTo(const SequenceCase &c, std::ostream *os) { *os << c.pattern; }
 
 class ScaleSequenceTest : public ::testing::TestWithParam<SequenceCase> {};
 
@@ -513,8 +510,7 @@ TEST_P(ScaleSequenceTest, MatchesPyTorchRule) {
     float before = refScale;
     referenceUpdateScale(refScale, refTracker, overflow,
                          static_cast<float>(c.growthFactor),
-                         static_cast<float>(c.backoffFactor),
-                         c.growthInterval);
+                         static_cast<float>(c.backoffFactor), c.growthInterval);
     grew += refScale > before;
     backedOff += refScale < before;
     EXPECT_EQ(step->foundInf(), overflow ? 1 : 0);

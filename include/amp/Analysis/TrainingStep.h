@@ -45,12 +45,12 @@ llvm::StringRef stringifyArgRole(ArgRole role);
 /// What the contract says about one `amp.train_step` function.
 struct TrainingStep {
   func::FuncOp func;
-  llvm::SmallVector<ArgRole> argRoles;        ///< one per argument
-  llvm::SmallVector<unsigned> params;         ///< argument indices
-  llvm::SmallVector<unsigned> optStates;      ///< argument indices
-  unsigned input = 0, label = 0;              ///< argument indices
-  unsigned lossResult = 0;                    ///< result index
-  std::optional<unsigned> foundInfResult;     ///< after loss scaling
+  llvm::SmallVector<ArgRole> argRoles;    ///< one per argument
+  llvm::SmallVector<unsigned> params;     ///< argument indices
+  llvm::SmallVector<unsigned> optStates;  ///< argument indices
+  unsigned input = 0, label = 0;          ///< argument indices
+  unsigned lossResult = 0;                ///< result index
+  std::optional<unsigned> foundInfResult; ///< after loss scaling
   /// For each argument index that is updated, the result that holds its
   /// new value (`amp.updates = i`).
   llvm::DenseMap<unsigned, unsigned> updateOfArg;

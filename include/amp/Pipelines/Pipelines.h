@@ -28,9 +28,9 @@ struct MixedPrecisionOptions
   Option<double> initScale{*this, "init-scale",
                            llvm::cl::desc("Initial / static loss scale S"),
                            llvm::cl::init(32768.0)};
-  Option<int> growthInterval{
-      *this, "growth-interval",
-      llvm::cl::desc("Clean steps before S grows"), llvm::cl::init(2000)};
+  Option<int> growthInterval{*this, "growth-interval",
+                             llvm::cl::desc("Clean steps before S grows"),
+                             llvm::cl::init(2000)};
   Option<double> growthFactor{*this, "growth-factor",
                               llvm::cl::desc("Growth factor of S"),
                               llvm::cl::init(2.0)};

@@ -21,10 +21,10 @@ namespace mlir::amp::runtime {
 /// row-major, scaled from bytes to [0, 1] floats; one class index per image.
 struct Dataset {
   int64_t numExamples = 0;
-  int64_t exampleSize = 0; ///< pixels per image (28 * 28 for MNIST)
-  std::vector<float> images; ///< numExamples x exampleSize
+  int64_t exampleSize = 0;     ///< pixels per image (28 * 28 for MNIST)
+  std::vector<float> images;   ///< numExamples x exampleSize
   std::vector<int32_t> labels; ///< numExamples, values in [0, numClasses)
-  int32_t numClasses = 0;    ///< 1 + the largest label
+  int32_t numClasses = 0;      ///< 1 + the largest label
 };
 
 /// Reads an unsigned-byte IDX file (magic 0x0000080N, N dimensions,

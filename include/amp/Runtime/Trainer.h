@@ -21,28 +21,28 @@
 namespace mlir::amp::runtime {
 
 struct TrainOptions {
-  std::string precision = "f32";    ///< f32 (no autocast), f16 or bf16
-  std::string lossScale = "none";   ///< dynamic, static or none
-  double initScale = 32768.0;       ///< initial / static loss scale
-  int growthInterval = 2000;        ///< clean steps before S doubles
+  std::string precision = "f32";  ///< f32 (no autocast), f16 or bf16
+  std::string lossScale = "none"; ///< dynamic, static or none
+  double initScale = 32768.0;     ///< initial / static loss scale
+  int growthInterval = 2000;      ///< clean steps before S doubles
   int epochs = 1;
-  int64_t batchSize = 0;            ///< for a dynamic batch dimension
-  int64_t maxStepsPerEpoch = 0;     ///< 0: the whole training set
-  uint64_t seed = 0;                ///< parameter init and shuffling
-  std::string csvPath;              ///< per-step CSV, empty: none
-  bool progress = true;             ///< one line per epoch to `log`
+  int64_t batchSize = 0;        ///< for a dynamic batch dimension
+  int64_t maxStepsPerEpoch = 0; ///< 0: the whole training set
+  uint64_t seed = 0;            ///< parameter init and shuffling
+  std::string csvPath;          ///< per-step CSV, empty: none
+  bool progress = true;         ///< one line per epoch to `log`
 };
 
 /// What one run reports (amp-run prints one table row per run).
 struct RunResult {
-  std::string name;            ///< e.g. "f16 + dynamic"
-  double finalTrainLoss = 0;   ///< mean loss over the last epoch
-  double testAccuracy = -1;    ///< after the last epoch; -1: no eval step
-  double finalLossScale = 0;   ///< 0 when the step has no dynamic scale
-  int64_t skippedSteps = 0;    ///< steps with found_inf = true
+  std::string name;          ///< e.g. "f16 + dynamic"
+  double finalTrainLoss = 0; ///< mean loss over the last epoch
+  double testAccuracy = -1;  ///< after the last epoch; -1: no eval step
+  double finalLossScale = 0; ///< 0 when the step has no dynamic scale
+  int64_t skippedSteps = 0;  ///< steps with found_inf = true
   int64_t steps = 0;
-  double msPerStep = 0;        ///< mean wall time of one step call
-  double compileSeconds = 0;   ///< pipeline + lowering + JIT
+  double msPerStep = 0;      ///< mean wall time of one step call
+  double compileSeconds = 0; ///< pipeline + lowering + JIT
 };
 
 /// Trains the `amp.train_step` function of `module` (fp32, not modified:
@@ -54,8 +54,8 @@ struct RunResult {
 /// Errors: contract violations and pipeline failures (with diagnostics),
 /// input/label shapes that do not fit the dataset, a JIT failure.
 llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
-                                const Dataset &trainSet,
-                                const Dataset &testSet, llvm::raw_ostream &log);
+                                const Dataset &trainSet, const Dataset &testSet,
+                                llvm::raw_ostream &log);
 
 } // namespace mlir::amp::runtime
 

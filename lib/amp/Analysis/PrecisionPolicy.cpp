@@ -100,7 +100,8 @@ OpPrecision mlir::amp::classifyOp(Operation *op) {
 AutocastPlan mlir::amp::planAutocast(Operation *root) {
   AutocastPlan plan;
   root->walk([&](linalg::LinalgOp op) {
-    if (classifyOp(op).cls != PrecisionClass::Allow || !op.hasPureTensorSemantics())
+    if (classifyOp(op).cls != PrecisionClass::Allow ||
+        !op.hasPureTensorSemantics())
       return;
     // The accumulator (init) and the result stay fp32; only f32 inputs are
     // demoted. Ops whose output is not f32 are left alone (already mixed).

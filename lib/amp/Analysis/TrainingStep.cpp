@@ -87,9 +87,8 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
            << lab.getType();
   int64_t b0 = inType.getDimSize(0), b1 = labType.getDimSize(0);
   if (!ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b1) && b0 != b1)
-    return emitError(lab.getLoc())
-           << "label batch size " << b1 << " differs from input batch size "
-           << b0;
+    return emitError(lab.getLoc()) << "label batch size " << b1
+                                   << " differs from input batch size " << b0;
   return success();
 }
 
@@ -119,9 +118,11 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
         continue;
       }
       if (user == ret) {
-        InFlightDiagnostic diag = emitError(v.getLoc())
+        InFlightDiagnostic diag =
+            emitError(v.getLoc())
             << "this value is derived from the backward seed and reaches "
-               "result #" << use.getOperandNumber()
+               "result #"
+            << use.getOperandNumber()
             << " without passing through amp.grad; route every parameter "
                "gradient through `amp.grad` and let the update use only its "
                "result (loss scaling unscales gradients there)";
@@ -140,9 +141,11 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
   for (unsigned p : step.params) {
     GradOp grad = step.gradOfParam.lookup(p);
     if (!reachedGrads.contains(grad.getOperation())) {
-      InFlightDiagnostic diag = grad.emitError("the gradient of parameter "
-                                               "argument #")
-          << p << " does not depend on the backward seed; compute the "
+      InFlightDiagnostic diag =
+          grad.emitError("the gradient of parameter "
+                         "argument #")
+          << p
+          << " does not depend on the backward seed; compute the "
              "backward from `amp.loss_grad` so that loss scaling scales it";
       diag.attachNote(step.lossGrad.getLoc()) << "backward seed here";
       return failure();
@@ -199,17 +202,16 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       break;
     case ArgRole::OptState:
       if (!isa<RankedTensorType>(arg.getType())) {
-        emitError(arg.getLoc()) << "optimizer-state argument #" << i
-                                << " must be a ranked tensor, got "
-                                << arg.getType();
+        emitError(arg.getLoc())
+            << "optimizer-state argument #" << i
+            << " must be a ranked tensor, got " << arg.getType();
         ok = false;
       }
       step.optStates.push_back(i);
       break;
     case ArgRole::Input:
     case ArgRole::Label: {
-      std::optional<unsigned> &slot =
-          *parsed == ArgRole::Input ? input : label;
+      std::optional<unsigned> &slot = *parsed == ArgRole::Input ? input : label;
       if (slot) {
         emitError(arg.getLoc())
             << "argument #" << i << " is a second amp.role = \""
@@ -223,18 +225,18 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     case ArgRole::LossScale:
       if (!isScalarTensorOf(arg.getType(),
                             Float32Type::get(func.getContext()))) {
-        emitError(arg.getLoc()) << "loss_scale argument #" << i
-                                << " must be tensor<f32>, got "
-                                << arg.getType();
+        emitError(arg.getLoc())
+            << "loss_scale argument #" << i << " must be tensor<f32>, got "
+            << arg.getType();
         ok = false;
       }
       break;
     case ArgRole::GrowthTracker:
       if (!isScalarTensorOf(arg.getType(),
                             IntegerType::get(func.getContext(), 32))) {
-        emitError(arg.getLoc()) << "growth_tracker argument #" << i
-                                << " must be tensor<i32>, got "
-                                << arg.getType();
+        emitError(arg.getLoc())
+            << "growth_tracker argument #" << i << " must be tensor<i32>, got "
+            << arg.getType();
         ok = false;
       }
       break;
@@ -269,14 +271,13 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     if (role && role.getValue() == "loss") {
       if (loss) {
         emitError(func.getLoc(), "result #")
-            << r << " is a second amp.role = \"loss\" (first: result #"
-            << *loss << ")";
+            << r << " is a second amp.role = \"loss\" (first: result #" << *loss
+            << ")";
         ok = false;
       }
       if (!isScalarTensorOf(type, Float32Type::get(func.getContext()))) {
         emitError(func.getLoc(), "loss result #")
-            << r << " must be tensor<f32> (the loss stays fp32), got "
-            << type;
+            << r << " must be tensor<f32> (the loss stays fp32), got " << type;
         ok = false;
       }
       loss = r;
@@ -372,7 +373,8 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       ok = false;
       return;
     }
-    auto [it, inserted] = step.gradOfParam.try_emplace(arg.getArgNumber(), grad);
+    auto [it, inserted] =
+        step.gradOfParam.try_emplace(arg.getArgNumber(), grad);
     if (!inserted) {
       InFlightDiagnostic diag = grad.emitError("second amp.grad for parameter "
                                                "argument #")
@@ -438,8 +440,9 @@ FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
            << "' must return one result with amp.role = \"logits\"";
   auto logits = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
   if (!logits || logits.getRank() != 2 || !logits.getElementType().isF32())
-    return emitError(func.getLoc(), "logits result must be a batch x classes tensor of "
-                          "f32, got ")
+    return emitError(func.getLoc(),
+                     "logits result must be a batch x classes tensor of "
+                     "f32, got ")
            << func.getResultTypes()[0];
   return step;
 }

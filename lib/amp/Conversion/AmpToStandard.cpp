@@ -75,8 +75,8 @@ void lowerUnscaleAndCheck(RewriterBase &rewriter, UnscaleAndCheckOp op) {
           Value abs = math::AbsFOp::create(b, l, xf);
           Value inf = arith::ConstantOp::create(
               b, l, b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
-          Value nonFinite = arith::CmpFOp::create(
-              b, l, arith::CmpFPredicate::UGE, abs, inf);
+          Value nonFinite =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGE, abs, inf);
           Value any = arith::OrIOp::create(b, l, args[3], nonFinite);
           linalg::YieldOp::create(b, l, ValueRange{y, any});
         });
@@ -95,7 +95,8 @@ void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
   Value t = extractScalar(rewriter, loc, op.getGrowthTracker());
   Value found = extractScalar(rewriter, loc, op.getFoundInf());
   auto f32 = [&](float v) {
-    return arith::ConstantOp::create(rewriter, loc, rewriter.getF32FloatAttr(v));
+    return arith::ConstantOp::create(rewriter, loc,
+                                     rewriter.getF32FloatAttr(v));
   };
   auto i32 = [&](int32_t v) {
     return arith::ConstantOp::create(rewriter, loc,
@@ -137,8 +138,8 @@ struct LowerAmpToStandardPass
       if (auto seed = dyn_cast<LossGradOp>(op)) {
         rewriter.setInsertionPoint(seed);
         rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-            seed, DenseElementsAttr::get(
-                      cast<ShapedType>(seed.getType()), 1.0f));
+            seed,
+            DenseElementsAttr::get(cast<ShapedType>(seed.getType()), 1.0f));
       } else if (auto grad = dyn_cast<GradOp>(op)) {
         rewriter.replaceOp(grad, grad.getRaw());
       } else if (auto check = dyn_cast<UnscaleAndCheckOp>(op)) {

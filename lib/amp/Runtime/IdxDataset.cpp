@@ -69,8 +69,8 @@ mlir::amp::runtime::readIdxFile(const std::string &path) {
   }
   std::vector<uint8_t> data(static_cast<size_t>(count));
   if (!in.read(data.data(), data.size()))
-    return idxError(path, "truncated IDX data: expected " +
-                              llvm::Twine(count) + " bytes");
+    return idxError(path, "truncated IDX data: expected " + llvm::Twine(count) +
+                              " bytes");
   return std::make_pair(std::move(dims), std::move(data));
 }
 

@@ -55,8 +55,8 @@ JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints) {
 
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  registerAllToLLVMIRTranslations(*const_cast<DialectRegistry *>(
-      &ctx->getDialectRegistry()));
+  registerAllToLLVMIRTranslations(
+      *const_cast<DialectRegistry *>(&ctx->getDialectRegistry()));
   auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!tmBuilder)
     return tmBuilder.takeError();
@@ -65,10 +65,14 @@ JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints) {
   if (!tm)
     return tm.takeError();
 
-  ExecutionEngineOptions options;
   // -O3 with the host target machine so that the loop vectorizer knows the
-  // SIMD width (AVX2/F16C on x86-64 hosts that have them).
-  options.transformer = makeOptimizingTransformer(3, 0, tm->get());
+  // SIMD width (AVX2/F16C on x86-64 hosts that have them). `transformer`
+  // must outlive ExecutionEngine::create: the options only hold a
+  // function_ref to it.
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      makeOptimizingTransformer(3, 0, tm->get());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = ExecutionEngine::create(module, options);
   if (!engine)

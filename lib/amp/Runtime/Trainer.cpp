@@ -116,19 +116,23 @@ llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
   int64_t perExample = spec.numElements() / spec.shape[0];
   if (perExample != ds.exampleSize)
     return makeError("@" + fn + ": input " + spec.str() + " holds " +
-                     llvm::Twine(perExample) + " values per example but the "
-                     "dataset has " + llvm::Twine(ds.exampleSize));
+                     llvm::Twine(perExample) +
+                     " values per example but the "
+                     "dataset has " +
+                     llvm::Twine(ds.exampleSize));
   return llvm::Error::success();
 }
 
 } // namespace
 
-llvm::Expected<RunResult>
-mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
-                          const Dataset &trainSet, const Dataset &testSet,
-                          llvm::raw_ostream &log) {
+llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
+                                                    const TrainOptions &o,
+                                                    const Dataset &trainSet,
+                                                    const Dataset &testSet,
+                                                    llvm::raw_ostream &log) {
   RunResult result;
-  result.name = o.precision + (o.lossScale == "none" ? "" : " + " + o.lossScale);
+  result.name =
+      o.precision + (o.lossScale == "none" ? "" : " + " + o.lossScale);
   auto compileStart = std::chrono::steady_clock::now();
 
   // 0. One fp32 training step (and at most one eval step), not yet rewritten:
@@ -154,12 +158,16 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
             return true;
         return false;
       };
-      if (hasRole([&](unsigned i) {
-            return fn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
-          }, fn.getNumArguments(), "loss_scale") ||
-          hasRole([&](unsigned i) {
-            return fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
-          }, fn.getNumResults(), "found_inf"))
+      if (hasRole(
+              [&](unsigned i) {
+                return fn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
+              },
+              fn.getNumArguments(), "loss_scale") ||
+          hasRole(
+              [&](unsigned i) {
+                return fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
+              },
+              fn.getNumResults(), "found_inf"))
         return makeError("@" + fn.getSymName() +
                          " is already loss-scaled; amp-run takes the fp32 "
                          "training step (with its amp.loss_grad/amp.grad "
@@ -206,8 +214,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
 
   // 2. Host buffers for every argument and result (specs are read before
   //    lowering changes the function types).
-  auto inputType = cast<RankedTensorType>(
-      trainFn.getArgument(step->input).getType());
+  auto inputType =
+      cast<RankedTensorType>(trainFn.getArgument(step->input).getType());
   int64_t batch =
       inputType.isDynamicDim(0) ? o.batchSize : inputType.getDimSize(0);
   if (inputType.isDynamicDim(0) && o.batchSize <= 0)
@@ -233,8 +241,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     return std::move(err);
   if (auto err = makeTensors(trainFn.getResultTypes(), results))
     return std::move(err);
-  if (auto err = checkInput(args[step->input]->spec(), trainSet,
-                            trainFn.getSymName()))
+  if (auto err =
+          checkInput(args[step->input]->spec(), trainSet, trainFn.getSymName()))
     return std::move(err);
   if (eval) {
     for (auto [k, p] : llvm::enumerate(eval->params))
@@ -257,9 +265,10 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     int64_t classes = evalResults[0]->spec().shape[1];
     if (classes != testSet.numClasses)
       return makeError("@" + evalFn.getSymName() + " returns " +
-                       llvm::Twine(classes) + " logits per example but the "
-                       "dataset has " + llvm::Twine(testSet.numClasses) +
-                       " classes");
+                       llvm::Twine(classes) +
+                       " logits per example but the "
+                       "dataset has " +
+                       llvm::Twine(testSet.numClasses) + " classes");
   }
   std::optional<unsigned> scaleArg = step->argWithRole(ArgRole::LossScale);
 
@@ -350,9 +359,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       if (csv)
         *csv << result.name << "," << result.steps << "," << epoch << ","
              << llvm::format("%.6g", loss) << ","
-             << llvm::format("%.6g", scaleUsed)
-             << "," << (foundInf ? 1 : 0) << "," << llvm::format("%.4f", ms)
-             << "\n";
+             << llvm::format("%.6g", scaleUsed) << "," << (foundInf ? 1 : 0)
+             << "," << llvm::format("%.4f", ms) << "\n";
     }
     result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
     if (scaleArg)
@@ -389,8 +397,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
           correct += arg == testSet.labels[first + b];
         }
       }
-      result.testAccuracy =
-          static_cast<double>(correct) / static_cast<double>(testSet.numExamples);
+      result.testAccuracy = static_cast<double>(correct) /
+                            static_cast<double>(testSet.numExamples);
     }
     if (o.progress) {
       log << "  [" << result.name << "] epoch " << epoch << "/" << o.epochs

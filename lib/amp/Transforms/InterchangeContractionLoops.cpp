@@ -56,7 +56,8 @@ SmallVector<unsigned> chooseInterchange(linalg::LinalgOp op) {
 }
 
 struct InterchangeContractionLoopsPass
-    : amp::impl::InterchangeContractionLoopsBase<InterchangeContractionLoopsPass> {
+    : amp::impl::InterchangeContractionLoopsBase<
+          InterchangeContractionLoopsPass> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
@@ -71,7 +72,8 @@ struct InterchangeContractionLoopsPass
       rewriter.setInsertionPoint(op);
       auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
       if (!generic) {
-        FailureOr<linalg::GenericOp> g = linalg::generalizeNamedOp(rewriter, op);
+        FailureOr<linalg::GenericOp> g =
+            linalg::generalizeNamedOp(rewriter, op);
         if (failed(g))
           continue;
         generic = *g;

@@ -51,7 +51,8 @@ static DictionaryAttr roleAttrs(MLIRContext *ctx, StringRef role,
   Builder b(ctx);
   attrs.push_back(b.getNamedAttr(kRoleAttr, b.getStringAttr(role)));
   if (updates)
-    attrs.push_back(b.getNamedAttr(kUpdatesAttr, b.getI64IntegerAttr(*updates)));
+    attrs.push_back(
+        b.getNamedAttr(kUpdatesAttr, b.getI64IntegerAttr(*updates)));
   return b.getDictionaryAttr(attrs);
 }
 
@@ -63,8 +64,7 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
     if (auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
         role && role.getValue() == "loss_scale")
       return emitError(func.getLoc(), "training step '")
-             << func.getSymName()
-             << "' is already loss-scaled (argument #" << i
+             << func.getSymName() << "' is already loss-scaled (argument #" << i
              << " has amp.role = \"loss_scale\"); run amp-loss-scaling once";
   for (unsigned r = 0; r < func.getNumResults(); ++r)
     if (auto role = func.getResultAttrOfType<StringAttr>(r, kRoleAttr);
@@ -101,10 +101,9 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
     if (failed(func.insertArgument(*scaleArg, f32Tensor,
                                    roleAttrs(ctx, "loss_scale", std::nullopt),
                                    loc)) ||
-        failed(func.insertArgument(*trackerArg, i32Tensor,
-                                   roleAttrs(ctx, "growth_tracker",
-                                             std::nullopt),
-                                   loc)))
+        failed(func.insertArgument(
+            *trackerArg, i32Tensor,
+            roleAttrs(ctx, "growth_tracker", std::nullopt), loc)))
       return emitError(func.getLoc(), "cannot add the loss-scale arguments");
     scale = func.getArgument(*scaleArg);
     growthTracker = func.getArgument(*trackerArg);
@@ -112,8 +111,8 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
     // GradScaler (`scale.double().reciprocal().float()`).
     Value s = tensor::ExtractOp::create(rewriter, loc, scale, ValueRange{});
     Value s64 = arith::ExtFOp::create(rewriter, loc, rewriter.getF64Type(), s);
-    Value one = arith::ConstantOp::create(rewriter, loc,
-                                          rewriter.getF64FloatAttr(1.0));
+    Value one =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getF64FloatAttr(1.0));
     Value inv64 = arith::DivFOp::create(rewriter, loc, one, s64);
     Value inv =
         arith::TruncFOp::create(rewriter, loc, rewriter.getF32Type(), inv64);
@@ -143,8 +142,8 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
   SmallVector<Value> raw;
   for (GradOp g : grads)
     raw.push_back(g.getRaw());
-  auto check = UnscaleAndCheckOp::create(rewriter, lastGrad->getLoc(), raw,
-                                         invScale);
+  auto check =
+      UnscaleAndCheckOp::create(rewriter, lastGrad->getLoc(), raw, invScale);
   for (auto [g, unscaled] : llvm::zip(grads, check.getUnscaled()))
     rewriter.replaceOp(g, unscaled);
   Value foundInfTensor = check.getFoundInf();
@@ -224,14 +223,13 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
         rewriter.getF32FloatAttr(cfg.growthFactor),
         rewriter.getF32FloatAttr(cfg.backoffFactor),
         rewriter.getI32IntegerAttr(cfg.growthInterval));
-    terminator->insertOperands(terminator->getNumOperands(),
-                               {update.getNewScale(),
-                                update.getNewGrowthTracker()});
+    terminator->insertOperands(
+        terminator->getNumOperands(),
+        {update.getNewScale(), update.getNewGrowthTracker()});
     if (failed(func.insertResult(numResults, f32Tensor,
                                  roleAttrs(ctx, "loss_scale", scaleArg))) ||
         failed(func.insertResult(numResults + 1, i32Tensor,
-                                 roleAttrs(ctx, "growth_tracker",
-                                           trackerArg))))
+                                 roleAttrs(ctx, "growth_tracker", trackerArg))))
       return emitError(func.getLoc(), "cannot add the loss-scale results");
     numResults += 2;
   }
@@ -247,29 +245,32 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ScalingConfig cfg{ScaleMode::None, initScale, growthInterval,
-                      growthFactor, backoffFactor};
+    ScalingConfig cfg{ScaleMode::None, initScale, growthInterval, growthFactor,
+                      backoffFactor};
     if (mode == "dynamic")
       cfg.mode = ScaleMode::Dynamic;
     else if (mode == "static")
       cfg.mode = ScaleMode::Static;
     else if (mode != "none") {
-      emitError(module.getLoc(), "amp-loss-scaling: mode must be dynamic, static or "
-                       "none, got '")
+      emitError(module.getLoc(),
+                "amp-loss-scaling: mode must be dynamic, static or "
+                "none, got '")
           << mode << "'";
       return signalPassFailure();
     }
     if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale))) {
-      emitError(module.getLoc(), "amp-loss-scaling: init-scale must be a finite fp32 "
-                       "value > 0, got ")
+      emitError(module.getLoc(),
+                "amp-loss-scaling: init-scale must be a finite fp32 "
+                "value > 0, got ")
           << initScale;
       return signalPassFailure();
     }
     if (growthInterval < 1 || !(growthFactor > 1.0) ||
         !std::isfinite(growthFactor) ||
         !(backoffFactor > 0.0 && backoffFactor < 1.0)) {
-      emitError(module.getLoc(), "amp-loss-scaling: need growth-interval >= 1, "
-                       "growth-factor > 1 and 0 < backoff-factor < 1");
+      emitError(module.getLoc(),
+                "amp-loss-scaling: need growth-interval >= 1, "
+                "growth-factor > 1 and 0 < backoff-factor < 1");
       return signalPassFailure();
     }
     if (cfg.mode == ScaleMode::None)
@@ -283,9 +284,10 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
         return signalPassFailure();
     }
     if (!any) {
-      emitError(module.getLoc(), "amp-loss-scaling: no func.func with the "
-                       "amp.train_step attribute; mark the training step "
-                       "(docs/training-step.md)");
+      emitError(module.getLoc(),
+                "amp-loss-scaling: no func.func with the "
+                "amp.train_step attribute; mark the training step "
+                "(docs/training-step.md)");
       return signalPassFailure();
     }
   }

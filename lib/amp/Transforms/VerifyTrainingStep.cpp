@@ -20,8 +20,8 @@ struct VerifyTrainingStepPass
       if (func->hasAttr(kTrainStepAttr)) {
         // A step whose markers were consumed by loss scaling still has to
         // satisfy the rest of the contract.
-        bool scaled = llvm::any_of(
-            llvm::seq(func.getNumArguments()), [&](unsigned i) {
+        bool scaled =
+            llvm::any_of(llvm::seq(func.getNumArguments()), [&](unsigned i) {
               auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
               return role && role.getValue() == "loss_scale";
             });

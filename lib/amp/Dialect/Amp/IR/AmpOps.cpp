@@ -60,9 +60,8 @@ LogicalResult GradOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult UnscaleAndCheckOp::inferReturnTypes(
-    MLIRContext *context, std::optional<Location> location,
-    ValueRange operands, DictionaryAttr attributes,
-    OpaqueProperties properties, RegionRange regions,
+    MLIRContext *context, std::optional<Location> location, ValueRange operands,
+    DictionaryAttr attributes, OpaqueProperties properties, RegionRange regions,
     SmallVectorImpl<Type> &inferredReturnTypes) {
   if (operands.empty())
     return failure();
@@ -79,9 +78,8 @@ LogicalResult UnscaleAndCheckOp::verify() {
     return emitOpError("expects at least one gradient; a step without "
                        "gradients has nothing to unscale or check");
   if (getUnscaled().size() != getGrads().size())
-    return emitOpError("has ")
-           << getGrads().size() << " gradients but "
-           << getUnscaled().size() << " unscaled results";
+    return emitOpError("has ") << getGrads().size() << " gradients but "
+                               << getUnscaled().size() << " unscaled results";
   for (auto [i, in, out] :
        llvm::enumerate(getGrads().getTypes(), getUnscaled().getTypes()))
     if (in != out)
@@ -99,8 +97,7 @@ LogicalResult UpdateScaleOp::verify() {
   float growth = getGrowthFactor().convertToFloat();
   float backoff = getBackoffFactor().convertToFloat();
   if (!(growth > 1.0f) || std::isinf(growth))
-    return emitOpError("growth_factor must be finite and > 1, got ")
-           << growth;
+    return emitOpError("growth_factor must be finite and > 1, got ") << growth;
   if (!(backoff > 0.0f && backoff < 1.0f))
     return emitOpError("backoff_factor must lie in (0, 1), got ") << backoff;
   if (getGrowthInterval() < 1)

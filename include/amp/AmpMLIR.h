@@ -1,0 +1,102 @@
+//===- AmpMLIR.h - amp-mlir for embedding compilers -------------*- C++ -*-===//
+//
+// The one header a compiler that embeds amp-mlir includes: register the
+// dialects, then add the mixed-precision passes (or the whole
+// `amp-mixed-precision` pipeline) and the CPU lowering to its own
+// `mlir::PassManager`. Link `AmpMLIR::AmpCompiler` (CMake:
+// `find_package(AmpMLIR REQUIRED CONFIG)`); see docs/embedding.md.
+//
+// Input contract. The mixed-precision passes rewrite an already
+// differentiated fp32 training step in upstream MLIR (func, linalg, tensor,
+// arith, math, scf on tensors) marked as docs/training-step.md describes:
+// a `func.func` with `amp.train_step`, `amp.role` on every argument
+// ("param", "opt_state", "input", "label") and on the loss result,
+// `amp.updates = i` on every new-state result, one `amp.loss_grad` seed and
+// one `amp.grad` per parameter. Autocast alone needs no markers.
+//
+// Output. After the mixed-precision passes the step still holds tensors and
+// the ops `amp.unscale_and_check` / `amp.update_scale` (docs/dialect.md);
+// with loss-scale "dynamic" it gains the arguments and results "loss_scale"
+// (tensor<f32>) and "growth_tracker" (tensor<i32>) and, with "dynamic" or
+// "static", a result "found_inf" (tensor<i1>). `addLowerToLLVMPipeline`
+// turns that (or an fp32 step) into the LLVM dialect: every public function
+// then returns nothing and takes one memref per argument and per former
+// result (docs/architecture.md, "Calling convention of a lowered step").
+//
+// Pass managers. Every `add*` function expects `pm` to be anchored on
+// `builtin.module` (as `mlir::PassManager pm(&context)` is) and appends to it.
+//
+// Errors. Nothing is checked when passes are added: invalid options (an
+// unknown precision or loss-scale mode, init-scale <= 0 or not finite in
+// fp32, growth-interval < 1, growth-factor <= 1, backoff-factor outside
+// (0, 1)), contract violations and ops the CPU lowering cannot handle are
+// reported when `pm.run(module)` runs, as errors through the context's
+// diagnostic handlers (located on the module, function, argument or op), and
+// `pm.run` then returns failure. The module may then be partly rewritten.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_AMPMLIR_H
+#define AMP_AMPMLIR_H
+
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+class OpPassManager;
+} // namespace mlir
+
+namespace mlir::amp {
+
+/// Options of the mixed-precision rewrite; the same as those of
+/// `amp-opt --amp-mixed-precision` (defaults shown).
+struct MixedPrecisionConfig {
+  /// Element type of contraction inputs: "f16", "bf16", or "f32" (no
+  /// autocast). Accumulators, master weights and the loss stay f32.
+  std::string precision = "f16";
+  /// Loss scaling: "dynamic" (PyTorch GradScaler rule; scale state in the
+  /// signature), "static" (constant `initScale`, still checks and skips), or
+  /// "none" (the loss-scaling pass leaves the step unchanged).
+  std::string lossScale = "dynamic";
+  /// Initial (dynamic) or fixed (static) loss scale S; finite in fp32, > 0.
+  double initScale = 32768.0;
+  /// Consecutive clean steps before S grows (dynamic); >= 1.
+  int growthInterval = 2000;
+  /// Factor applied to S after `growthInterval` clean steps; > 1.
+  double growthFactor = 2.0;
+  /// Factor applied to S on a step with non-finite gradients; in (0, 1).
+  double backoffFactor = 0.5;
+};
+
+/// Adds to `registry` the `amp` dialect, the upstream dialects a training
+/// step is written in (func, linalg, tensor, arith, math, scf) and the
+/// interface implementations that the CPU lowering needs (bufferization,
+/// buffer deallocation, ConvertToLLVM) plus the builtin/LLVM to LLVM IR
+/// translations (for a JIT or `translateModuleToLLVMIR`). Call it on the
+/// registry of the MLIRContext that parses the step; registering something
+/// twice is harmless.
+void registerAmpDialects(DialectRegistry &registry);
+
+/// Adds `amp-autocast` with `config.precision`; adds nothing when precision
+/// is "f32". Only `precision` is read.
+void addAutocastPass(OpPassManager &pm, const MixedPrecisionConfig &config);
+
+/// Adds `amp-loss-scaling` (which checks the training-step contract first)
+/// with `config.lossScale` and the scale options; `precision` is not read.
+void addLossScalingPass(OpPassManager &pm, const MixedPrecisionConfig &config);
+
+/// Adds the whole `amp-mixed-precision` pipeline: contract check, autocast
+/// (unless "f32"), loss scaling, canonicalize, cse. The same passes as
+/// `amp-opt --amp-mixed-precision="..."` with these options.
+void addMixedPrecisionPipeline(OpPassManager &pm,
+                               const MixedPrecisionConfig &config);
+
+/// Adds `amp-lower-to-llvm`: lowers a (mixed-precision or fp32) step to the
+/// LLVM dialect for the CPU and fails, located, on any op left that is not
+/// LLVM. Functions to be called from C need the `llvm.emit_c_interface`
+/// attribute before it runs.
+void addLowerToLLVMPipeline(OpPassManager &pm);
+
+} // namespace mlir::amp
+
+#endif // AMP_AMPMLIR_H

@@ -1,0 +1,127 @@
+//===- AmpMLIR.cpp - amp-mlir for embedding compilers ---------------------===//
+//
+// Thin layer over Pipelines.h and the generated pass constructors: the plain
+// MixedPrecisionConfig is translated into their option structs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/AmpMLIR.h"
+
+#include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Transforms/Passes.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferViewFlowOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
+#include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+using namespace mlir;
+
+namespace {
+/// The one translation from the plain struct to the pipeline's options.
+void toPipelineOptions(const amp::MixedPrecisionConfig &config,
+                       amp::MixedPrecisionOptions &options) {
+  options.precision = config.precision;
+  options.lossScale = config.lossScale;
+  options.initScale = config.initScale;
+  options.growthInterval = config.growthInterval;
+  options.growthFactor = config.growthFactor;
+  options.backoffFactor = config.backoffFactor;
+}
+} // namespace
+
+void amp::registerAmpDialects(DialectRegistry &registry) {
+  registry
+      .insert<AmpDialect, affine::AffineDialect, arith::ArithDialect,
+              bufferization::BufferizationDialect, cf::ControlFlowDialect,
+              func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
+              linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
+              scf::SCFDialect, tensor::TensorDialect, ub::UBDialect>();
+
+  // One-shot bufferization and ownership-based deallocation.
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  arith::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  arith::registerBufferViewFlowOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
+      registry);
+  cf::registerBufferizableOpInterfaceExternalModels(registry);
+  cf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  linalg::registerSubsetOpInterfaceExternalModels(registry);
+  memref::registerAllocationOpInterfaceExternalModels(registry);
+  memref::registerBufferViewFlowOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferDeallocationOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerSubsetOpInterfaceExternalModels(registry);
+
+  // convert-to-llvm.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+
+  // LLVM dialect -> LLVM IR.
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+}
+
+void amp::addAutocastPass(OpPassManager &pm,
+                          const MixedPrecisionConfig &config) {
+  if (config.precision == "f32")
+    return;
+  AutocastOptions options;
+  options.precision = config.precision;
+  pm.addPass(createAutocast(options));
+}
+
+void amp::addLossScalingPass(OpPassManager &pm,
+                             const MixedPrecisionConfig &config) {
+  LossScalingOptions options;
+  options.mode = config.lossScale;
+  options.initScale = config.initScale;
+  options.growthInterval = config.growthInterval;
+  options.growthFactor = config.growthFactor;
+  options.backoffFactor = config.backoffFactor;
+  pm.addPass(createLossScaling(options));
+}
+
+void amp::addMixedPrecisionPipeline(OpPassManager &pm,
+                                    const MixedPrecisionConfig &config) {
+  MixedPrecisionOptions options;
+  toPipelineOptions(config, options);
+  buildMixedPrecisionPipeline(pm, options);
+}
+
+void amp::addLowerToLLVMPipeline(OpPassManager &pm) {
+  buildLowerToLLVMPipeline(pm);
+}
