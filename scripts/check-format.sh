@@ -12,6 +12,10 @@ if ! command -v "$fmt" >/dev/null; then
   exit 1
 fi
 if [ $# -ge 1 ]; then
+  if ! git rev-parse --verify --quiet "$1^{commit}" >/dev/null; then
+    echo "check-format: '$1' is not a git revision" >&2
+    exit 1
+  fi
   mapfile -t files < <(git diff --name-only --diff-filter=d "$1" -- '*.cpp' '*.h')
 else
   mapfile -t files < <(git ls-files -- '*.cpp' '*.h')

@@ -377,3 +377,28 @@ func.func @empty_batch(%w: tensor<4xf32> {amp.role = "param"},
   %w1 = arith.subf %w, %g : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// The accumulated (still scaled) gradient of a micro-batch loop used by the
+// update without amp.grad: tracked through the loop's result.
+func.func @loop_result_bypass(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-error @+1 {{this value is derived from the backward seed and reaches result #1 without passing through amp.grad}}
+  %r = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %w) -> tensor<4xf32> {
+    // expected-note @+1 {{backward seed here}}
+    %seed = amp.loss_grad %loss : tensor<f32>
+    %s = tensor.extract %seed[] : tensor<f32>
+    %dw = tensor.splat %s : tensor<4xf32>
+    %a = arith.addf %acc, %dw : tensor<4xf32>
+    scf.yield %a : tensor<4xf32>
+  }
+  %g = amp.grad %r, %w : tensor<4xf32>
+  return %loss, %r : tensor<f32>, tensor<4xf32>
+}

@@ -43,24 +43,24 @@ public:
   HostTensor(const HostTensor &) = delete;
   HostTensor &operator=(const HostTensor &) = delete;
 
-  const TensorSpec &spec() const { return spec_; }
-  void *data() { return data_; }
-  const void *data() const { return data_; }
-  template <typename T> T *as() { return static_cast<T *>(data_); }
+  const TensorSpec &spec() const { return tensorSpec; }
+  void *data() { return dataPtr; }
+  const void *data() const { return dataPtr; }
+  template <typename T> T *as() { return static_cast<T *>(dataPtr); }
   template <typename T> const T *as() const {
-    return static_cast<const T *>(data_);
+    return static_cast<const T *>(dataPtr);
   }
-  size_t sizeInBytes() const { return bytes_; }
+  size_t sizeInBytes() const { return byteSize; }
   /// Pointer to the memref descriptor, what `_mlir_ciface_*` functions take.
-  void *descriptor() { return descriptor_.data(); }
+  void *descriptor() { return descriptorWords.data(); }
   void fillZero();
 
 private:
-  TensorSpec spec_;
-  size_t bytes_ = 0;
-  std::unique_ptr<unsigned char[]> storage_;
-  void *data_ = nullptr;
-  std::vector<int64_t> descriptor_;
+  TensorSpec tensorSpec;
+  size_t byteSize = 0;
+  std::unique_ptr<unsigned char[]> storage;
+  void *dataPtr = nullptr;
+  std::vector<int64_t> descriptorWords;
 };
 
 } // namespace mlir::amp::runtime

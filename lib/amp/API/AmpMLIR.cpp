@@ -43,10 +43,9 @@
 
 using namespace mlir;
 
-namespace {
 /// The one translation from the plain struct to the pipeline's options.
-void toPipelineOptions(const amp::MixedPrecisionConfig &config,
-                       amp::MixedPrecisionOptions &options) {
+static void toPipelineOptions(const amp::MixedPrecisionConfig &config,
+                              amp::MixedPrecisionOptions &options) {
   options.precision = config.precision;
   options.lossScale = config.lossScale;
   options.initScale = config.initScale;
@@ -54,7 +53,6 @@ void toPipelineOptions(const amp::MixedPrecisionConfig &config,
   options.growthFactor = config.growthFactor;
   options.backoffFactor = config.backoffFactor;
 }
-} // namespace
 
 void amp::registerAmpDialects(DialectRegistry &registry) {
   registry

@@ -2,6 +2,7 @@
 
 #include "amp/Analysis/TrainingStep.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -97,8 +98,11 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
 ///   scaling leaves it unscaled and the unscale shrinks it by 1/S;
 /// - no value derived from the seed may reach a result except through
 ///   `amp.grad`; otherwise the update sees a gradient still multiplied by S.
-/// The propagation is conservative: a value that leaves a region (through
-/// its terminator) taints every result of the enclosing ops.
+/// Through `scf.for` and `scf.if` the flow is followed per value (an
+/// iter_arg / yielded value taints only its own result), so a loss summed in
+/// a micro-batch loop beside the scaled gradients stays clean. Any other op
+/// is conservative: a tainted operand taints all its results, and a value
+/// leaving another op's region taints all results of that op.
 static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
   llvm::DenseSet<Value> tainted;
   SmallVector<Value> worklist;
@@ -113,6 +117,7 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
     Value v = worklist.pop_back_val();
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
+      unsigned idx = use.getOperandNumber();
       if (isa<GradOp>(user)) {
         reachedGrads.insert(user);
         continue;
@@ -122,12 +127,31 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
             emitError(v.getLoc())
             << "this value is derived from the backward seed and reaches "
                "result #"
-            << use.getOperandNumber()
+            << idx
             << " without passing through amp.grad; route every parameter "
                "gradient through `amp.grad` and let the update use only its "
                "result (loss scaling unscales gradients there)";
         diag.attachNote(step.lossGrad.getLoc()) << "backward seed here";
         return failure();
+      }
+      // scf.for init value k -> iter_arg k and result k.
+      if (auto loop = dyn_cast<scf::ForOp>(user);
+          loop && idx >= loop.getNumControlOperands()) {
+        unsigned k = idx - loop.getNumControlOperands();
+        taint(loop.getRegionIterArgs()[k]);
+        taint(loop->getResult(k));
+        continue;
+      }
+      // scf.yield operand k -> result k of the scf.for / scf.if, and the
+      // loop's iter_arg k (seen by the next iteration).
+      if (auto yield = dyn_cast<scf::YieldOp>(user)) {
+        Operation *parent = yield->getParentOp();
+        if (isa<scf::ForOp, scf::IfOp>(parent)) {
+          taint(parent->getResult(idx));
+          if (auto loop = dyn_cast<scf::ForOp>(parent))
+            taint(loop.getRegionIterArgs()[idx]);
+          continue;
+        }
       }
       for (Value r : user->getResults())
         taint(r);

@@ -24,13 +24,11 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-namespace {
-
-Value extractScalar(OpBuilder &b, Location loc, Value tensor0d) {
+static Value extractScalar(OpBuilder &b, Location loc, Value tensor0d) {
   return tensor::ExtractOp::create(b, loc, tensor0d, ValueRange{});
 }
 
-Value toTensor(OpBuilder &b, Location loc, Value scalar) {
+static Value toTensor(OpBuilder &b, Location loc, Value scalar) {
   return tensor::FromElementsOp::create(
       b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
 }
@@ -39,7 +37,7 @@ Value toTensor(OpBuilder &b, Location loc, Value scalar) {
 /// or-reduces "g is non-finite" into the running found_inf flag.
 /// Non-finite test: |g| >= +inf with an unordered compare (`uge`), true for
 /// +-inf and for NaN.
-void lowerUnscaleAndCheck(RewriterBase &rewriter, UnscaleAndCheckOp op) {
+static void lowerUnscaleAndCheck(RewriterBase &rewriter, UnscaleAndCheckOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto flagType = RankedTensorType::get({}, rewriter.getI1Type());
@@ -88,7 +86,7 @@ void lowerUnscaleAndCheck(RewriterBase &rewriter, UnscaleAndCheckOp op) {
 }
 
 /// PyTorch's `_amp_update_scale_` on scalars (shared REFERENCE.md).
-void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
+static void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value s = extractScalar(rewriter, loc, op.getScale());
@@ -125,6 +123,7 @@ void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
                                     toTensor(rewriter, loc, newTracker)});
 }
 
+namespace {
 struct LowerAmpToStandardPass
     : amp::impl::LowerAmpToStandardBase<LowerAmpToStandardPass> {
   void runOnOperation() override {

@@ -46,6 +46,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Micro-batch loops may accumulate into a fresh tensor.empty per
+  // iteration instead of in destination-passing style.
+  bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;

@@ -84,24 +84,25 @@ llvm::Expected<TensorSpec> TensorSpec::fromType(Type type,
   return spec;
 }
 
-HostTensor::HostTensor(TensorSpec spec) : spec_(std::move(spec)) {
+HostTensor::HostTensor(TensorSpec spec) : tensorSpec(std::move(spec)) {
   constexpr size_t kAlign = 64;
-  bytes_ = static_cast<size_t>(spec_.numElements()) * spec_.elementBytes();
-  storage_ = std::make_unique<unsigned char[]>(bytes_ + kAlign);
-  auto addr = reinterpret_cast<uintptr_t>(storage_.get());
-  data_ = reinterpret_cast<void *>((addr + kAlign - 1) & ~(kAlign - 1));
-  std::memset(data_, 0, bytes_);
-  int64_t rank = static_cast<int64_t>(spec_.shape.size());
-  descriptor_.assign(3 + 2 * rank, 0);
-  descriptor_[0] = reinterpret_cast<int64_t>(storage_.get());
-  descriptor_[1] = reinterpret_cast<int64_t>(data_);
-  descriptor_[2] = 0; // offset
+  byteSize =
+      static_cast<size_t>(tensorSpec.numElements()) * tensorSpec.elementBytes();
+  storage = std::make_unique<unsigned char[]>(byteSize + kAlign);
+  auto addr = reinterpret_cast<uintptr_t>(storage.get());
+  dataPtr = reinterpret_cast<void *>((addr + kAlign - 1) & ~(kAlign - 1));
+  std::memset(dataPtr, 0, byteSize);
+  int64_t rank = static_cast<int64_t>(tensorSpec.shape.size());
+  descriptorWords.assign(3 + 2 * rank, 0);
+  descriptorWords[0] = reinterpret_cast<int64_t>(storage.get());
+  descriptorWords[1] = reinterpret_cast<int64_t>(dataPtr);
+  descriptorWords[2] = 0; // offset
   int64_t stride = 1;
   for (int64_t d = rank - 1; d >= 0; --d) {
-    descriptor_[3 + d] = spec_.shape[d];
-    descriptor_[3 + rank + d] = stride;
-    stride *= spec_.shape[d];
+    descriptorWords[3 + d] = tensorSpec.shape[d];
+    descriptorWords[3 + rank + d] = stride;
+    stride *= tensorSpec.shape[d];
   }
 }
 
-void HostTensor::fillZero() { std::memset(data_, 0, bytes_); }
+void HostTensor::fillZero() { std::memset(dataPtr, 0, byteSize); }

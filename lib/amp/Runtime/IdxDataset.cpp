@@ -28,12 +28,12 @@ struct GzFile {
     return true;
   }
 };
+} // namespace
 
-llvm::Error idxError(const std::string &path, const llvm::Twine &what) {
+static llvm::Error idxError(const std::string &path, const llvm::Twine &what) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                  path + ": " + what);
 }
-} // namespace
 
 llvm::Expected<std::pair<std::vector<int64_t>, std::vector<uint8_t>>>
 mlir::amp::runtime::readIdxFile(const std::string &path) {

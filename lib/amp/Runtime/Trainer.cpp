@@ -21,9 +21,7 @@ using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::runtime;
 
-namespace {
-
-llvm::Error makeError(const llvm::Twine &msg) {
+static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
@@ -31,7 +29,7 @@ using TensorPtr = std::unique_ptr<HostTensor>;
 
 /// "file:line:col" for file locations (also inside fused/name locations),
 /// MLIR's own printing otherwise.
-std::string formatLocation(Location loc) {
+static std::string formatLocation(Location loc) {
   std::string str;
   llvm::raw_string_ostream os(str);
   if (auto flc = dyn_cast<FileLineColLoc>(loc))
@@ -49,7 +47,7 @@ std::string formatLocation(Location loc) {
 
 /// Runs `build`'s passes on `module`, returning the diagnostics as an error.
 template <typename BuildFn>
-llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
+static llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
   std::string diagnostics;
   llvm::raw_string_ostream os(diagnostics);
   ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
@@ -70,7 +68,7 @@ llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
 }
 
 /// PyTorch nn.Linear-style init for weights, zeros for biases.
-void initParameter(HostTensor &t, std::mt19937_64 &rng) {
+static void initParameter(HostTensor &t, std::mt19937_64 &rng) {
   const TensorSpec &spec = t.spec();
   if (spec.shape.size() < 2)
     return t.fillZero();
@@ -86,9 +84,9 @@ void initParameter(HostTensor &t, std::mt19937_64 &rng) {
 
 /// Copies examples `indices[first, first + batch)` (clamped to the dataset;
 /// missing rows are zero) into the input and, if given, label tensors.
-void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
-               int64_t first, int64_t batch, HostTensor &input,
-               HostTensor *label) {
+static void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
+                      int64_t first, int64_t batch, HostTensor &input,
+                      HostTensor *label) {
   float *x = input.as<float>();
   for (int64_t b = 0; b < batch; ++b) {
     int64_t pos = first + b;
@@ -109,8 +107,8 @@ void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
   }
 }
 
-llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
-                       StringRef fn) {
+static llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
+                              StringRef fn) {
   if (spec.kind != ElementKind::F32)
     return makeError("@" + fn + ": input must be f32, got " + spec.str());
   int64_t perExample = spec.numElements() / spec.shape[0];
@@ -122,8 +120,6 @@ llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
                      llvm::Twine(ds.exampleSize));
   return llvm::Error::success();
 }
-
-} // namespace
 
 llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
                                                     const TrainOptions &o,
@@ -145,6 +141,9 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
       if (fn->hasAttr(kEvalStepAttr))
         evalFns.push_back(fn);
     }
+    if (trainFns.empty())
+      return makeError("no func.func with the amp.train_step attribute; mark "
+                       "the training step (docs/training-step.md)");
     if (trainFns.size() > 1 || evalFns.size() > 1)
       return makeError("the module has " + llvm::Twine(trainFns.size()) +
                        " amp.train_step and " + llvm::Twine(evalFns.size()) +
@@ -382,7 +381,7 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
             callBuffers.push_back(&input);
             continue;
           }
-          auto it = llvm::find(eval->params, i);
+          const auto *it = llvm::find(eval->params, i);
           callBuffers.push_back(
               args[step->params[it - eval->params.begin()]].get());
         }

@@ -60,8 +60,10 @@ private:
 /// the matching body argument; the body reads it through one `arith.extf` to
 /// f32, so the multiply-accumulate keeps running in fp32 (the same body
 /// that linalg's named-op builders create for mixed-precision operands).
-void demoteInput(RewriterBase &rewriter, linalg::LinalgOp op,
-                 unsigned operandNumber, Value lowValue) {
+} // namespace
+
+static void demoteInput(RewriterBase &rewriter, linalg::LinalgOp op,
+                        unsigned operandNumber, Value lowValue) {
   Block *body = op.getBlock();
   BlockArgument arg = body->getArgument(operandNumber);
   Type wide = arg.getType();
@@ -76,6 +78,7 @@ void demoteInput(RewriterBase &rewriter, linalg::LinalgOp op,
   rewriter.replaceAllUsesExcept(arg, ext, ext.getDefiningOp());
 }
 
+namespace {
 struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
   using AutocastBase::AutocastBase;
 
@@ -88,7 +91,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
       target = BFloat16Type::get(ctx);
     else {
       emitError(getOperation().getLoc(),
-                "amp-autocast: precision must be f16 or bf16, got '")
+                "amp-autocast: precision must be f16 or bf16 "
+                "(amp-mixed-precision also takes f32: no autocast), got '")
           << precision << "'";
       return signalPassFailure();
     }

@@ -15,13 +15,11 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-namespace {
-
 /// The loop permutation that puts the single reduction loop second to last
 /// and, innermost, the parallel loop that is the fastest-varying dimension of
 /// the most operands (unit stride for the vectorizer). Empty if the op has
 /// no parallel loop or not exactly one reduction loop.
-SmallVector<unsigned> chooseInterchange(linalg::LinalgOp op) {
+static SmallVector<unsigned> chooseInterchange(linalg::LinalgOp op) {
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   SmallVector<unsigned> parallel;
   std::optional<unsigned> reduction;
@@ -55,6 +53,7 @@ SmallVector<unsigned> chooseInterchange(linalg::LinalgOp op) {
   return order;
 }
 
+namespace {
 struct InterchangeContractionLoopsPass
     : amp::impl::InterchangeContractionLoopsBase<
           InterchangeContractionLoopsPass> {

@@ -40,6 +40,8 @@ struct ScalingConfig {
   double backoffFactor;
 };
 
+} // namespace
+
 static Value scalarTensor(OpBuilder &b, Location loc, Value scalar) {
   return tensor::FromElementsOp::create(
       b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
@@ -240,6 +242,7 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
   return success();
 }
 
+namespace {
 struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
   using LossScalingBase::LossScalingBase;
 
@@ -253,8 +256,8 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
       cfg.mode = ScaleMode::Static;
     else if (mode != "none") {
       emitError(module.getLoc(),
-                "amp-loss-scaling: mode must be dynamic, static or "
-                "none, got '")
+                "amp-loss-scaling: mode (loss-scale in "
+                "amp-mixed-precision) must be dynamic, static or none, got '")
           << mode << "'";
       return signalPassFailure();
     }
