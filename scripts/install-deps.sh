@@ -2,13 +2,14 @@
 # Installs what amp-mlir needs on Debian 12 (as root), and nothing that is
 # already there: LLVM/MLIR 22, clang-22, CMake/Ninja, zlib, GoogleTest,
 # Debian's Fashion-MNIST IDX files, gnuplot (scripts/plot-runs.sh) and
-# clang-format-22 (scripts/check-format.sh).
+# clang-format-22 (scripts/check-format.sh), Google Benchmark and OpenBLAS
+# (benchmarks/).
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
-  gnuplot-nox clang-format-22 git
+  gnuplot-nox clang-format-22 git libbenchmark-dev libopenblas-dev
 )
 missing=()
 for p in "${packages[@]}"; do

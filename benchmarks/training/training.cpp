@@ -1,0 +1,735 @@
+//===- training.cpp - casts, memory and training speed -------------------===//
+//
+// amp-bench-training: the training part of the benchmarks issue (items 3
+// and 4). Prints `ROW|...` lines (benchmarks/README.md); everything else is
+// commentary.
+//
+//   1. casts per op: for every examples/**/*.mlir with an amp.train_step,
+//      the tensor-level arith.truncf/arith.extf that amp-mixed-precision
+//      (f16 + dynamic) inserts, over the ops of the rewritten step (ops
+//      outside linalg bodies).
+//   2. activation bytes kept for the backward: forward values (not derived
+//      from the amp.loss_grad seed, not function arguments, not constants)
+//      used by seed-derived ops or amp.grad; fp32 step vs the step after
+//      amp-autocast (f16), both cleaned up with canonicalize + cse.
+//   3. amp-run peak RSS (ru_maxrss of the child from wait4), f16+dynamic vs
+//      f32, 100 steps.
+//   4. ms/step of the Fashion-MNIST MLP for f32, f16+dynamic and bf16 (each
+//      step rewritten and JIT-compiled as amp-run does, trained on the real
+//      data with amp-run's init and state carrying), one step of each in
+//      turn, plus one single-threaded OpenBLAS SGEMM step doing the MLP's 8
+//      GEMMs per turn; medians. GFLOP/s from the MLP's FLOPs per step.
+//
+// Usage: amp-bench-training [--root=DIR] [--data-dir=DIR] [--amp-run=PATH]
+//                           [--steps=N]
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/InitAll.h"
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Runtime/IdxDataset.h"
+#include "amp/Runtime/JitModule.h"
+#include "amp/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cblas.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <numeric>
+#include <random>
+#include <string>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+struct Config {
+  std::string root = AMP_SOURCE_DIR;
+  std::string dataDir = "/usr/share/datasets/fashion-mnist";
+  std::string ampRun = AMP_RUN_PATH;
+  int64_t steps = 150;
+};
+} // namespace
+
+static void row(llvm::StringRef bench, llvm::StringRef figure,
+                llvm::StringRef ref, llvm::StringRef goal,
+                llvm::StringRef verdict) {
+  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|" << goal
+               << "|" << verdict << "\n";
+  llvm::outs().flush();
+}
+
+static std::string fmt(const char *f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), f, v);
+  return buf;
+}
+
+//===----------------------------------------------------------------------===//
+// 1 + 2: IR figures
+//===----------------------------------------------------------------------===//
+
+/// Runs the passes `build` adds; prints diagnostics and returns false on
+/// failure.
+template <typename Fn> static bool runPasses(ModuleOp module, Fn build) {
+  PassManager pm(module.getContext());
+  build(pm);
+  return succeeded(pm.run(module));
+}
+
+static func::FuncOp trainStepOf(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn->hasAttr(kTrainStepAttr))
+      return fn;
+  return {};
+}
+
+namespace {
+struct OpCounts {
+  int64_t ops = 0;         ///< ops outside linalg bodies (func excluded)
+  int64_t tensorCasts = 0; ///< arith.truncf/extf on tensors
+  int64_t scalarCasts = 0; ///< arith.truncf/extf on scalars, same level
+};
+} // namespace
+
+static OpCounts countOps(func::FuncOp fn) {
+  OpCounts c;
+  fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op == fn.getOperation())
+      return WalkResult::advance();
+    ++c.ops;
+    if (isa<arith::TruncFOp, arith::ExtFOp>(op)) {
+      if (isa<TensorType>(op->getResult(0).getType()))
+        ++c.tensorCasts;
+      else
+        ++c.scalarCasts;
+    }
+    // Casts inside linalg bodies are the per-element f16 -> f32 extends
+    // of the contractions, not tensors that are materialized.
+    if (isa<linalg::LinalgOp>(op))
+      return WalkResult::skip();
+    return WalkResult::advance();
+  });
+  return c;
+}
+
+/// Operands of `op` plus the values its regions use from above.
+static SmallVector<Value> usedValues(Operation *op) {
+  llvm::SetVector<Value> vals(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), vals);
+  return vals.takeVector();
+}
+
+static int64_t valueBytes(Value v) {
+  Type t = v.getType();
+  Type elem = t;
+  int64_t n = 1;
+  if (auto st = dyn_cast<ShapedType>(t)) {
+    if (!st.hasStaticShape())
+      return -1;
+    n = st.getNumElements();
+    elem = st.getElementType();
+  }
+  if (!elem.isIntOrIndexOrFloat())
+    return -1;
+  unsigned bits = elem.isIndex() ? 64 : elem.getIntOrFloatBitWidth();
+  return n * ((bits + 7) / 8);
+}
+
+static std::string describe(Value v) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  auto line = [](Operation *op) -> std::string {
+    if (auto flc = dyn_cast<FileLineColLoc>(op->getLoc()))
+      return " (line " + std::to_string(flc.getLine()) + ")";
+    return "";
+  };
+  Operation *def = v.getDefiningOp();
+  os << v.getType() << " ";
+  if (!def)
+    return s + "block argument";
+  if (isa<arith::TruncFOp>(def)) {
+    Value src = def->getOperand(0);
+    if (auto arg = dyn_cast<BlockArgument>(src))
+      os << "f16 copy of argument #" << arg.getArgNumber();
+    else
+      os << "f16 copy of " << src.getDefiningOp()->getName()
+         << line(src.getDefiningOp());
+    return s;
+  }
+  os << def->getName() << line(def);
+  return s;
+}
+
+namespace {
+struct Kept {
+  int64_t bytes = 0;
+  std::vector<std::pair<std::string, int64_t>> values;
+  bool approximate = false;
+};
+} // namespace
+
+/// Forward values kept for the backward of the training step `fn` (see the
+/// file comment). Top-level ops of the function are units; an op with
+/// regions uses what its regions capture.
+static Kept keptForBackward(func::FuncOp fn) {
+  Kept k;
+  LossGradOp seed;
+  fn.walk([&](LossGradOp op) { seed = op; });
+  if (!seed)
+    return k;
+  Block &body = fn.getBody().front();
+  Operation *seedUnit = body.findAncestorOpInBlock(*seed);
+  if (seedUnit != seed.getOperation())
+    k.approximate = true; // seed inside a loop: the loop is one unit
+  llvm::DenseSet<Value> tainted, constant;
+  SmallVector<Operation *> backward;
+  for (Operation &op : body) {
+    SmallVector<Value> used = usedValues(&op);
+    bool isSeed = &op == seedUnit;
+    bool isTainted =
+        isSeed || llvm::any_of(used, [&](Value v) { return tainted.count(v); });
+    bool isConstant = !isSeed && llvm::all_of(used, [&](Value v) {
+      return constant.count(v) != 0;
+    });
+    for (Value r : op.getResults()) {
+      if (isTainted)
+        tainted.insert(r);
+      else if (isConstant)
+        constant.insert(r);
+    }
+    if (op.hasTrait<OpTrait::IsTerminator>() || isSeed)
+      continue;
+    if (isTainted || isa<GradOp>(op))
+      backward.push_back(&op);
+  }
+  llvm::SetVector<Value> kept;
+  for (Operation *op : backward)
+    for (Value v : usedValues(op))
+      if (!tainted.count(v) && !constant.count(v) && !isa<BlockArgument>(v))
+        kept.insert(v);
+  for (Value v : kept) {
+    int64_t b = valueBytes(v);
+    if (b < 0) {
+      k.approximate = true;
+      b = 0;
+    }
+    k.bytes += b;
+    k.values.push_back({describe(v), b});
+  }
+  return k;
+}
+
+static void irFigures(MLIRContext &ctx, const Config &cfg) {
+  std::vector<std::string> files;
+  std::string examples = cfg.root + "/examples";
+  std::error_code ec;
+  for (llvm::sys::fs::recursive_directory_iterator it(examples, ec), end;
+       it != end && !ec; it.increment(ec))
+    if (llvm::sys::path::extension(it->path()) == ".mlir")
+      files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  if (files.empty())
+    llvm::errs() << "no examples/**/*.mlir under " << cfg.root << "\n";
+
+  for (const std::string &file : files) {
+    llvm::SmallString<128> rel(file);
+    llvm::sys::path::replace_path_prefix(rel, examples + "/", "");
+    llvm::sys::path::replace_extension(rel, "");
+    std::string model(rel.str());
+    llvm::SourceMgr sm;
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sm, &ctx);
+    if (!module) {
+      llvm::errs() << file << ": does not parse\n";
+      continue;
+    }
+    func::FuncOp original = trainStepOf(*module);
+    if (!original) {
+      llvm::outs() << model << ": no amp.train_step, skipped\n";
+      continue;
+    }
+
+    // 1. Casts per op after amp-mixed-precision (f16 + dynamic).
+    OpCounts before = countOps(original);
+    OwningOpRef<ModuleOp> mp(cast<ModuleOp>((*module)->clone()));
+    MixedPrecisionOptions opts; // f16 + dynamic are the defaults
+    if (!runPasses(*mp, [&](PassManager &pm) {
+          buildMixedPrecisionPipeline(pm, opts);
+        })) {
+      llvm::errs() << model << ": amp-mixed-precision failed\n";
+      continue;
+    }
+    OpCounts after = countOps(trainStepOf(*mp));
+    int64_t inserted = after.tensorCasts - before.tensorCasts;
+    llvm::outs() << model << ": fp32 step " << before.ops
+                 << " ops outside linalg bodies (" << before.tensorCasts
+                 << " tensor casts); after amp-mixed-precision (f16 + dynamic) "
+                 << after.ops << " ops, " << after.tensorCasts
+                 << " tensor truncf/extf, " << after.scalarCasts
+                 << " scalar casts (loss-scale inverse, not counted)\n";
+    row("casts per op, " + model,
+        std::to_string(inserted) + "/" + std::to_string(after.ops) + " = " +
+            fmt("%.3f", double(inserted) / double(after.ops)),
+        "-", "-", "-");
+
+    // 2. Activation bytes kept for the backward: fp32 vs f16 autocast.
+    auto cleaned = [&](bool autocast) -> std::optional<Kept> {
+      OwningOpRef<ModuleOp> m(cast<ModuleOp>((*module)->clone()));
+      if (!runPasses(*m, [&](PassManager &pm) {
+            pm.addPass(createVerifyTrainingStep());
+            if (autocast) {
+              AutocastOptions a;
+              a.precision = "f16";
+              pm.addPass(createAutocast(a));
+            }
+            pm.addPass(createCanonicalizerPass());
+            pm.addPass(createCSEPass());
+          }))
+        return std::nullopt;
+      return keptForBackward(trainStepOf(*m));
+    };
+    std::optional<Kept> f32 = cleaned(false), f16 = cleaned(true);
+    if (!f32 || !f16 || f32->bytes == 0) {
+      llvm::errs() << model << ": activation analysis failed\n";
+      continue;
+    }
+    for (auto [name, k] : {std::pair{"fp32", &*f32}, std::pair{"f16", &*f16}}) {
+      llvm::outs() << model << ": kept for backward, " << name << " step ("
+                   << k->values.size() << " values"
+                   << (k->approximate ? ", approximate" : "") << "):\n";
+      for (auto &[what, b] : k->values)
+        llvm::outs() << "    " << llvm::format("%9.1f KB  ", b / 1024.0) << what
+                     << "\n";
+    }
+    double ratio = double(f16->bytes) / double(f32->bytes);
+    row("activation bytes kept for backward, " + model +
+            ", f16 autocast vs fp32",
+        fmt("%.2f", ratio) + "x (" + fmt("%.1f", f16->bytes / 1024.0) +
+            " KB vs " + fmt("%.1f", f32->bytes / 1024.0) + " KB)",
+        "fp32 step", "<= 0.55x", ratio <= 0.55 ? "met" : "missed");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// 3: peak RSS of amp-run
+//===----------------------------------------------------------------------===//
+
+/// ru_maxrss (KiB) of `argv[0]` run as a child; -1 on failure. Call this
+/// while this process is small: the child's maxrss also covers the copy of
+/// this process it starts as (until execve).
+static long childPeakRssKb(const std::vector<std::string> &argv) {
+  std::vector<char *> cargv;
+  cargv.reserve(argv.size() + 1);
+  for (const std::string &a : argv)
+    cargv.push_back(const_cast<char *>(a.c_str()));
+  cargv.push_back(nullptr);
+  llvm::outs().flush();
+  pid_t pid = fork();
+  if (pid < 0)
+    return -1;
+  if (pid == 0) {
+    int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+    }
+    execv(cargv[0], cargv.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage ru{};
+  if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0)
+    return -1;
+  return ru.ru_maxrss;
+}
+
+static void rssFigures(const Config &cfg) {
+  std::string model = cfg.root + "/examples/fashion-mnist/mlp.mlir";
+  struct rusage self{};
+  getrusage(RUSAGE_SELF, &self);
+  long kb[2];
+  const char *runs[2] = {"f32", "f16+dynamic"};
+  for (int i = 0; i < 2; ++i) {
+    kb[i] = childPeakRssKb({cfg.ampRun, model, std::string("--run=") + runs[i],
+                            "--max-steps=100", "--data-dir=" + cfg.dataDir});
+    llvm::outs() << "amp-run --run=" << runs[i] << " --max-steps=100: peak RSS "
+                 << kb[i] << " KiB\n";
+  }
+  llvm::outs() << "(this process's peak RSS when forking: " << self.ru_maxrss
+               << " KiB; MB below = MiB)\n";
+  if (kb[0] <= 0 || kb[1] <= 0) {
+    llvm::errs() << "amp-run failed (" << cfg.ampRun << ")\n";
+    return;
+  }
+  row("amp-run peak RSS, f16+dynamic vs f32",
+      fmt("%.2f", double(kb[1]) / double(kb[0])) + "x (" +
+          fmt("%.0f", kb[1] / 1024.0) + " vs " + fmt("%.0f", kb[0] / 1024.0) +
+          " MB)",
+      "f32", "-", "-");
+}
+
+//===----------------------------------------------------------------------===//
+// 4: step time vs OpenBLAS
+//===----------------------------------------------------------------------===//
+
+constexpr int64_t kB = 128, kIn = 784, kH1 = 256, kH2 = 128, kOut = 10;
+constexpr double kForwardFlops =
+    2.0 * kB * (kIn * kH1 + kH1 * kH2 + kH2 * kOut);
+constexpr double kStepFlops =
+    2 * kForwardFlops + 2.0 * kB * (kH1 * kH2 + kH2 * kOut);
+
+namespace {
+/// The MLP step's 8 GEMMs (row-major, as the MLIR step lays them out).
+struct BlasStep {
+  std::vector<float> x, w1, w2, w3, h1, h2, z1, z2, z3, dz1, dz2, dz3, g1, g2,
+      g3, dh1, dh2;
+  BlasStep() {
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> d(-1, 1);
+    auto make = [&](std::vector<float> &v, int64_t n) {
+      v.resize(n);
+      for (float &f : v)
+        f = d(rng);
+    };
+    make(x, kB * kIn);
+    make(w1, kIn * kH1);
+    make(w2, kH1 * kH2);
+    make(w3, kH2 * kOut);
+    make(h1, kB * kH1);
+    make(h2, kB * kH2);
+    make(dz1, kB * kH1);
+    make(dz2, kB * kH2);
+    make(dz3, kB * kOut);
+    z1.resize(kB * kH1);
+    z2.resize(kB * kH2);
+    z3.resize(kB * kOut);
+    g1.resize(kIn * kH1);
+    g2.resize(kH1 * kH2);
+    g3.resize(kH2 * kOut);
+    dh1.resize(kB * kH1);
+    dh2.resize(kB * kH2);
+  }
+  void run() {
+    const CBLAS_ORDER r = CblasRowMajor;
+    const CBLAS_TRANSPOSE n = CblasNoTrans, t = CblasTrans;
+    // Forward: z = h * W.
+    cblas_sgemm(r, n, n, kB, kH1, kIn, 1, x.data(), kIn, w1.data(), kH1, 0,
+                z1.data(), kH1);
+    cblas_sgemm(r, n, n, kB, kH2, kH1, 1, h1.data(), kH1, w2.data(), kH2, 0,
+                z2.data(), kH2);
+    cblas_sgemm(r, n, n, kB, kOut, kH2, 1, h2.data(), kH2, w3.data(), kOut, 0,
+                z3.data(), kOut);
+    // Weight gradients: g = h^T * dz.
+    cblas_sgemm(r, t, n, kIn, kH1, kB, 1, x.data(), kIn, dz1.data(), kH1, 0,
+                g1.data(), kH1);
+    cblas_sgemm(r, t, n, kH1, kH2, kB, 1, h1.data(), kH1, dz2.data(), kH2, 0,
+                g2.data(), kH2);
+    cblas_sgemm(r, t, n, kH2, kOut, kB, 1, h2.data(), kH2, dz3.data(), kOut, 0,
+                g3.data(), kOut);
+    // Activation gradients: dh = dz * W^T.
+    cblas_sgemm(r, n, t, kB, kH2, kOut, 1, dz3.data(), kOut, w3.data(), kOut, 0,
+                dh2.data(), kH2);
+    cblas_sgemm(r, n, t, kB, kH1, kH2, 1, dz2.data(), kH2, w2.data(), kH2, 0,
+                dh1.data(), kH1);
+  }
+};
+} // namespace
+
+namespace {
+/// One precision's JIT-compiled training step with its own state, driven
+/// like amp-run drives it (same init, state carried result -> argument).
+struct JitStep {
+  std::string name;
+  std::unique_ptr<runtime::JitModule> jit;
+  std::string fnName;
+  std::vector<std::unique_ptr<runtime::HostTensor>> args, results;
+  unsigned input = 0, label = 0, loss = 0;
+  std::vector<std::pair<unsigned, unsigned>> updates; // (arg, result)
+  std::vector<double> stepMs;
+  double lossSum = 0;
+  int64_t skipped = 0;
+  std::optional<unsigned> foundInf;
+};
+} // namespace
+
+static std::unique_ptr<JitStep> compileStep(ModuleOp module, const char *name,
+                                            const char *precision,
+                                            const char *lossScale) {
+  auto s = std::make_unique<JitStep>();
+  s->name = name;
+  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+  for (auto fn : llvm::make_early_inc_range(work->getOps<func::FuncOp>()))
+    if (!fn->hasAttr(kTrainStepAttr))
+      fn.erase(); // only the training step is timed
+  MixedPrecisionOptions mp;
+  mp.precision = precision;
+  mp.lossScale = lossScale;
+  if (!runPasses(*work,
+                 [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); }))
+    return nullptr;
+  func::FuncOp fn = trainStepOf(*work);
+  FailureOr<TrainingStep> step = TrainingStep::analyze(fn, false);
+  if (failed(step))
+    return nullptr;
+  auto make = [](TypeRange types,
+                 std::vector<std::unique_ptr<runtime::HostTensor>> &out) {
+    for (Type t : types) {
+      auto spec = runtime::TensorSpec::fromType(t);
+      if (!spec) {
+        llvm::errs() << llvm::toString(spec.takeError()) << "\n";
+        return false;
+      }
+      out.push_back(std::make_unique<runtime::HostTensor>(*spec));
+    }
+    return true;
+  };
+  if (!make(fn.getArgumentTypes(), s->args) ||
+      !make(fn.getResultTypes(), s->results))
+    return nullptr;
+  s->input = step->input;
+  s->label = step->label;
+  s->loss = step->lossResult;
+  s->foundInf = step->foundInfResult;
+  for (auto [a, r] : step->updateOfArg)
+    s->updates.push_back({a, r});
+  // amp-run's initial state: nn.Linear-style weights, zero biases and
+  // optimizer state, the loss scale at its initial value (2^15).
+  std::mt19937_64 rng(0);
+  for (unsigned p : step->params) {
+    runtime::HostTensor &t = *s->args[p];
+    const auto &shape = t.spec().shape;
+    if (shape.size() < 2)
+      continue;
+    int64_t fanIn = 1;
+    for (size_t i = 0; i + 1 < shape.size(); ++i)
+      fanIn *= shape[i];
+    float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
+    std::uniform_real_distribution<float> d(-bound, bound);
+    for (int64_t i = 0; i < t.spec().numElements(); ++i)
+      t.as<float>()[i] = d(rng);
+  }
+  if (auto scale = step->argWithRole(ArgRole::LossScale))
+    s->args[*scale]->as<float>()[0] = static_cast<float>(mp.initScale);
+  s->fnName = fn.getSymName().str();
+  auto jit = runtime::JitModule::compile(*work, {s->fnName});
+  if (!jit) {
+    llvm::errs() << llvm::toString(jit.takeError()) << "\n";
+    return nullptr;
+  }
+  s->jit = std::move(*jit);
+  return s;
+}
+
+/// One training step on examples `order[first, first + B)`; records its time.
+static bool runStep(JitStep &s, const runtime::Dataset &ds,
+                    const std::vector<int64_t> &order, int64_t first) {
+  runtime::HostTensor &x = *s.args[s.input], &y = *s.args[s.label];
+  int64_t batch = x.spec().shape[0];
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t e = order[(first + b) % order.size()];
+    std::memcpy(x.as<float>() + b * ds.exampleSize,
+                ds.images.data() + e * ds.exampleSize,
+                sizeof(float) * ds.exampleSize);
+    if (y.spec().kind == runtime::ElementKind::I32)
+      y.as<int32_t>()[b] = ds.labels[e];
+    else
+      y.as<int64_t>()[b] = ds.labels[e];
+  }
+  std::vector<runtime::HostTensor *> buffers;
+  buffers.reserve(s.args.size() + s.results.size());
+  for (auto &t : s.args)
+    buffers.push_back(t.get());
+  for (auto &t : s.results)
+    buffers.push_back(t.get());
+  auto t0 = std::chrono::steady_clock::now();
+  if (auto err = s.jit->invoke(s.fnName, buffers)) {
+    llvm::errs() << s.name << ": " << llvm::toString(std::move(err)) << "\n";
+    return false;
+  }
+  s.stepMs.push_back(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - t0)
+                         .count());
+  s.lossSum += s.results[s.loss]->as<float>()[0];
+  if (s.foundInf && s.results[*s.foundInf]->as<uint8_t>()[0])
+    ++s.skipped;
+  for (auto [a, r] : s.updates)
+    std::swap(s.args[a], s.results[r]);
+  return true;
+}
+
+static double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static double mean(const std::vector<double> &v) {
+  double s = 0;
+  for (double x : v)
+    s += x;
+  return s / static_cast<double>(v.size());
+}
+
+static void speedFigures(MLIRContext &ctx, const Config &cfg) {
+  std::string file = cfg.root + "/examples/fashion-mnist/mlp.mlir";
+  llvm::SourceMgr sm;
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sm, &ctx);
+  if (!module) {
+    llvm::errs() << file << ": does not parse\n";
+    return;
+  }
+  auto data = runtime::loadFashionMnist(cfg.dataDir, /*train=*/true);
+  if (!data) {
+    llvm::errs() << "cannot load Fashion-MNIST from " << cfg.dataDir << ": "
+                 << llvm::toString(data.takeError()) << "\n";
+    return;
+  }
+  std::vector<int64_t> order(data->numExamples);
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(0);
+  std::shuffle(order.begin(), order.end(), rng);
+
+  const char *specs[3][3] = {{"f32", "f32", "none"},
+                             {"f16+dynamic", "f16", "dynamic"},
+                             {"bf16", "bf16", "none"}};
+  std::vector<std::unique_ptr<JitStep>> steps;
+  for (auto &sp : specs) {
+    auto t0 = std::chrono::steady_clock::now();
+    steps.push_back(compileStep(*module, sp[0], sp[1], sp[2]));
+    if (!steps.back()) {
+      llvm::errs() << sp[0] << ": compiling the step failed\n";
+      return;
+    }
+    llvm::outs() << sp[0] << ": compiled in "
+                 << llvm::format("%.2f",
+                                 std::chrono::duration<double>(
+                                     std::chrono::steady_clock::now() - t0)
+                                     .count())
+                 << " s\n";
+  }
+  BlasStep blas;
+  std::vector<double> blasMs;
+  // Round robin, one step of each (order rotated every step) and one BLAS
+  // step per round, so that load from other processes hits all alike; the
+  // first kWarmup rounds are not counted.
+  constexpr int64_t kWarmup = 5;
+  int64_t batch = kB;
+  for (int64_t s = 0; s < cfg.steps + kWarmup; ++s) {
+    for (size_t k = 0; k < steps.size(); ++k) {
+      JitStep &st = *steps[(s + k) % steps.size()];
+      if (!runStep(st, *data, order, s * batch))
+        return;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    blas.run();
+    blasMs.push_back(std::chrono::duration<double, std::milli>(
+                         std::chrono::steady_clock::now() - t0)
+                         .count());
+  }
+  auto counted = [&](const std::vector<double> &v) {
+    return std::vector<double>(v.begin() + kWarmup, v.end());
+  };
+  double blasMedian = median(counted(blasMs));
+  double blasGf = kStepFlops / (blasMedian * 1e6);
+  llvm::outs() << "FLOPs per step " << llvm::format("%.1f", kStepFlops / 1e6)
+               << " M (B = " << kB << "); " << cfg.steps
+               << " steps per precision, interleaved, after " << kWarmup
+               << " warm-up steps; figures are medians\n"
+               << "OpenBLAS sgemm, the same 8 GEMMs"
+#ifdef AMP_HAVE_OPENBLAS
+               << " (openblas_get_num_threads() = "
+               << openblas_get_num_threads() << ")"
+#endif
+               << ": " << llvm::format("%.3f", blasMedian) << " ms/step (mean "
+               << llvm::format("%.3f", mean(counted(blasMs))) << ")\n";
+  std::vector<double> med;
+  for (auto &st : steps) {
+    std::vector<double> v = counted(st->stepMs);
+    med.push_back(median(v));
+    llvm::outs() << st->name << ": median " << llvm::format("%.2f", med.back())
+                 << " ms/step, mean " << llvm::format("%.2f", mean(v))
+                 << ", min " << llvm::format("%.2f", *llvm::min_element(v))
+                 << "; mean train loss "
+                 << llvm::format("%.4f", st->lossSum / static_cast<double>(
+                                                           st->stepMs.size()))
+                 << ", skipped " << st->skipped << "\n";
+  }
+  for (size_t i = 0; i < steps.size(); ++i) {
+    double gf = kStepFlops / (med[i] * 1e6);
+    row("MLP step, " + steps[i]->name,
+        fmt("%.2f", med[i]) + " ms/step, " + fmt("%.1f", gf) + " GFLOP/s",
+        "OpenBLAS sgemm 1 thread: " + fmt("%.1f", blasGf) + " GFLOP/s", "-",
+        fmt("%.3f", gf / blasGf) + "x of BLAS");
+  }
+  double ratio = med[1] / med[0];
+  row("f16+dynamic vs f32 step time", fmt("%.2f", ratio) + "x", "f32", "< 1x",
+      ratio < 1 ? "met" : "missed");
+}
+
+int main(int argc, char **argv) {
+  // Single-threaded BLAS reference (the JIT-compiled step is single-threaded
+  // too). OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, so set the
+  // count explicitly as well.
+  setenv("OPENBLAS_NUM_THREADS", "1", 1);
+#ifdef AMP_HAVE_OPENBLAS
+  openblas_set_num_threads(1);
+#endif
+  Config cfg;
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef a(argv[i]);
+    if (a.consume_front("--root="))
+      cfg.root = a.str();
+    else if (a.consume_front("--data-dir="))
+      cfg.dataDir = a.str();
+    else if (a.consume_front("--amp-run="))
+      cfg.ampRun = a.str();
+    else if (a.consume_front("--steps="))
+      cfg.steps = std::max(1, std::atoi(a.str().c_str()));
+    else {
+      llvm::errs() << "usage: " << argv[0]
+                   << " [--root=DIR] [--data-dir=DIR] [--amp-run=PATH] "
+                      "[--steps=N]\n";
+      return 2;
+    }
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  // Peak RSS first, while this process is still small (see childPeakRssKb).
+  rssFigures(cfg);
+
+  DialectRegistry registry;
+  registerAllDialectsAndExtensions(registry);
+  MLIRContext ctx(registry);
+  ctx.disableMultithreading();
+  irFigures(ctx, cfg);
+  speedFigures(ctx, cfg);
+  llvm::outs() << "amp-bench-training: "
+               << llvm::format("%.1f",
+                               std::chrono::duration<double>(
+                                   std::chrono::steady_clock::now() - t0)
+                                   .count())
+               << " s\n";
+  return 0;
+}

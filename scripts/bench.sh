@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# README command: install what is missing, build, run every benchmark and
+# print one table of figures, references and goals (benchmarks/README.md).
+# Each benchmark's own output goes to build/bench/<name>.log.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${AMP_BUILD_DIR:-$root/build}"
+"$root/scripts/install-deps.sh"
+"$root/scripts/build.sh"
+mkdir -p "$build/bench"
+rows="$build/bench/rows.txt"
+: > "$rows"
+status=0
+for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training; do
+  exe="$build/bin/$bench"
+  if [ ! -x "$exe" ]; then
+    echo "bench: $exe was not built" >&2
+    status=1
+    continue
+  fi
+  echo "bench: running $bench (log: $build/bench/$bench.log)"
+  if ! (cd "$root" && "$exe" > "$build/bench/$bench.log" 2>&1); then
+    echo "bench: $bench failed; see $build/bench/$bench.log" >&2
+    status=1
+  fi
+  grep '^ROW|' "$build/bench/$bench.log" >> "$rows" || true
+done
+
+echo
+echo "amp-mlir benchmarks, $(date -u +%Y-%m-%d), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+awk -F'|' '
+  BEGIN { printf "%-62s %-34s %-40s %-10s %s\n", "benchmark", "figure", "reference", "goal", "verdict"
+          printf "%-62s %-34s %-40s %-10s %s\n", "---------", "------", "---------", "----", "-------" }
+  { printf "%-62s %-34s %-40s %-10s %s\n", $2, $3, $4, $5, $6 }' "$rows"
+exit $status
