@@ -25,8 +25,7 @@
 // minute even when scaling is far from linear.
 //
 // Options: --layers=1,10,100,1000  --reps=3  --timeout=20  --no-verify
-// (no verifier after each pass, for both pipelines)  --what-if (also time
-// candidate fixes of the pipeline, commentary only)  --dump=N (print the
+// (no verifier after each pass, for both pipelines)  --dump=N (print the
 // generated step with N hidden layers and exit).
 //
 //===----------------------------------------------------------------------===//
@@ -617,7 +616,6 @@ int main(int argc, char **argv) {
   int reps = 3;
   int dump = -1;
   bool verifyEach = true;
-  bool whatIf = false;
   double timeoutS = 20.0; // per pipeline measurement (all its runs)
   double budgetMs = 4000; // no further run once this much has been spent
   for (int i = 1; i < argc; ++i) {
@@ -631,18 +629,14 @@ int main(int argc, char **argv) {
       timeoutS = std::max(1.0, std::atof(argv[i] + 10));
     else if (!std::strcmp(argv[i], "--no-verify"))
       verifyEach = false;
-    else if (!std::strcmp(argv[i], "--what-if"))
-      whatIf = true;
     else {
       std::fprintf(stderr,
                    "usage: %s [--layers=1,10,100,1000] [--reps=3] "
-                   "[--timeout=20] [--no-verify] [--what-if] [--dump=N]\n"
+                   "[--timeout=20] [--no-verify] [--dump=N]\n"
                    "  --dump=N     print the generated step with N hidden "
                    "layers and exit\n"
                    "  --timeout=S  limit per pipeline measurement; a "
-                   "pipeline killed there reports a lower bound (>=)\n"
-                   "  --what-if    also time candidate pipeline fixes "
-                   "(commentary only)\n",
+                   "pipeline killed there reports a lower bound (>=)\n",
                    argv[0]);
       return 2;
     }
@@ -667,43 +661,11 @@ int main(int argc, char **argv) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   };
-  // Candidate fixes (--what-if), all with canonicalize + cse moved before
-  // amp-loss-scaling, so that the canonicalize after it finds little to
-  // change inside the skip-update scf.if (every change there re-queues the
-  // scf.if, whose canonicalization patterns cost O(results) or, for
-  // upstream's RemoveDuplicateSuccessorInputUses, O(results^2) per visit):
-  //   0: then canonicalize + cse as now;
-  //   1: then canonicalize without RemoveDuplicateSuccessorInputUses + cse;
-  //   2: then cse only.
-  const char *whatIfNames[] = {"reordered", "reordered, no dup-pattern",
-                               "reordered, cse only after"};
-  auto buildReordered = [&](int variant) {
-    return [&, variant](OpPassManager &pm) {
-      pm.addPass(amp::createVerifyTrainingStep());
-      amp::AutocastOptions autocast;
-      autocast.precision = mpOptions.precision;
-      pm.addPass(amp::createAutocast(autocast));
-      pm.addPass(createCanonicalizerPass());
-      pm.addPass(createCSEPass());
-      amp::LossScalingOptions scaling;
-      scaling.mode = mpOptions.lossScale;
-      pm.addPass(amp::createLossScaling(scaling));
-      if (variant == 0)
-        pm.addPass(createCanonicalizerPass());
-      if (variant == 1)
-        pm.addPass(createCanonicalizerPass(
-            GreedyRewriteConfig(),
-            {"(anonymous namespace)::RemoveDuplicateSuccessorInputUses"}));
-      pm.addPass(createCSEPass());
-    };
-  };
-
   struct Result {
     int layers;
     int64_t ops;
     double parseMs;
     Timing amp, upstream;
-    std::vector<Timing> whatIf;
     double usPerOp() const { return amp.bestMs * 1000.0 / ops; }
   };
   std::vector<Result> results;
@@ -757,10 +719,6 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "error: canonicalize,cse failed on %d layers\n", n);
       return 1;
     }
-    if (whatIf)
-      for (int variant = 0; variant < 3; ++variant)
-        r.whatIf.push_back(measure(*module, reps, verifyEach, budgetMs,
-                                   timeoutS, buildReordered(variant), check));
     std::printf("  N=%d: %lld ops, parsed in %.0f ms, pipeline %s ms (%d "
                 "runs), canonicalize+cse %.1f ms\n",
                 n, static_cast<long long>(r.ops), r.parseMs,
@@ -780,21 +738,6 @@ int main(int argc, char **argv) {
                 fmt(r.amp.bestMs, lb).c_str(), fmt(r.usPerOp(), lb, 3).c_str(),
                 r.upstream.bestMs,
                 fmt(r.amp.bestMs / r.upstream.bestMs, lb).c_str());
-  }
-  if (whatIf) {
-    std::printf("\nwhat-if (not the shipped pipeline): ms, and ratio to "
-                "canonicalize+cse\n%7s %28s %28s %28s\n",
-                "layers", whatIfNames[0], whatIfNames[1], whatIfNames[2]);
-    for (const Result &r : results) {
-      std::printf("%7d", r.layers);
-      for (const Timing &t : r.whatIf) {
-        bool lb = t.timedOut && !t.runs;
-        std::string cell = fmt(t.bestMs, lb) + " ms (" +
-                           fmt(t.bestMs / r.upstream.bestMs, lb) + "x)";
-        std::printf(" %28s", t.status ? "failed" : cell.c_str());
-      }
-      std::printf("\n");
-    }
   }
   // Growth exponent between the two largest completed sizes, and what it
   // predicts for the largest.

@@ -39,8 +39,8 @@ struct MixedPrecisionOptions
                                llvm::cl::init(0.5)};
 };
 
-/// Contract check, autocast (unless precision=f32), loss scaling (unless
-/// loss-scale=none), then canonicalize + cse. The result still holds amp
+/// Contract check, autocast (unless precision=f32), canonicalize + cse, loss
+/// scaling (unless loss-scale=none), cse. The result still holds amp
 /// ops (unscale_and_check, update_scale) and tensors.
 void buildMixedPrecisionPipeline(OpPassManager &pm,
                                  const MixedPrecisionOptions &options);

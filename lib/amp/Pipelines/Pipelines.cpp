@@ -15,6 +15,20 @@
 using namespace mlir;
 using namespace mlir::amp;
 
+/// `canonicalize` without upstream's RemoveDuplicateSuccessorInputUses (new
+/// in LLVM 22). That pattern compares every pair of results of an scf.if /
+/// scf.for on each visit, O(results^2), and the greedy driver revisits the
+/// skip-update scf.if (one result per parameter and optimizer-state tensor)
+/// after every change inside it: canonicalize became cubic in the depth of
+/// the model (docs/performance.md, compile time). The pattern only merges
+/// results that yield the same values; loss scaling creates none.
+static std::unique_ptr<Pass> createStepCanonicalizer() {
+  return createCanonicalizerPass(
+      GreedyRewriteConfig(),
+      /*disabledPatterns=*/{"(anonymous namespace)::"
+                            "RemoveDuplicateSuccessorInputUses"});
+}
+
 void mlir::amp::buildMixedPrecisionPipeline(
     OpPassManager &pm, const MixedPrecisionOptions &options) {
   pm.addPass(createVerifyTrainingStep());
@@ -23,6 +37,10 @@ void mlir::amp::buildMixedPrecisionPipeline(
     autocast.precision = options.precision;
     pm.addPass(createAutocast(autocast));
   }
+  // Clean up before loss scaling moves the update into its scf.if, so that
+  // little changes inside the (large) scf.if afterwards.
+  pm.addPass(createStepCanonicalizer());
+  pm.addPass(createCSEPass());
   LossScalingOptions scaling;
   scaling.mode = options.lossScale;
   scaling.initScale = options.initScale;
@@ -30,13 +48,12 @@ void mlir::amp::buildMixedPrecisionPipeline(
   scaling.growthFactor = options.growthFactor;
   scaling.backoffFactor = options.backoffFactor;
   pm.addPass(createLossScaling(scaling));
-  pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
 
 void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAmpToStandard());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
@@ -57,7 +74,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   bufferization::buildBufferDeallocationPipeline(pm);
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
-  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
