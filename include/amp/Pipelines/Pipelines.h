@@ -39,6 +39,13 @@ struct MixedPrecisionOptions
                                llvm::cl::init(0.5)};
 };
 
+/// Adds `amp-autocast` with `options.precision` (nothing for "f32").
+void addAutocast(OpPassManager &pm, const MixedPrecisionOptions &options);
+
+/// Adds `amp-loss-scaling` with the loss-scale options (mode from
+/// `options.lossScale`).
+void addLossScaling(OpPassManager &pm, const MixedPrecisionOptions &options);
+
 /// Contract check, autocast (unless precision=f32), canonicalize + cse, loss
 /// scaling (unless loss-scale=none), cse. The result still holds amp
 /// ops (unscale_and_check, update_scale) and tensors.

@@ -95,22 +95,16 @@ void amp::registerAmpDialects(DialectRegistry &registry) {
 
 void amp::addAutocastPass(OpPassManager &pm,
                           const MixedPrecisionConfig &config) {
-  if (config.precision == "f32")
-    return;
-  AutocastOptions options;
-  options.precision = config.precision;
-  pm.addPass(createAutocast(options));
+  MixedPrecisionOptions options;
+  toPipelineOptions(config, options);
+  addAutocast(pm, options);
 }
 
 void amp::addLossScalingPass(OpPassManager &pm,
                              const MixedPrecisionConfig &config) {
-  LossScalingOptions options;
-  options.mode = config.lossScale;
-  options.initScale = config.initScale;
-  options.growthInterval = config.growthInterval;
-  options.growthFactor = config.growthFactor;
-  options.backoffFactor = config.backoffFactor;
-  pm.addPass(createLossScaling(options));
+  MixedPrecisionOptions options;
+  toPipelineOptions(config, options);
+  addLossScaling(pm, options);
 }
 
 void amp::addMixedPrecisionPipeline(OpPassManager &pm,

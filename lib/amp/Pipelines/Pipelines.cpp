@@ -29,18 +29,17 @@ static std::unique_ptr<Pass> createStepCanonicalizer() {
                             "RemoveDuplicateSuccessorInputUses"});
 }
 
-void mlir::amp::buildMixedPrecisionPipeline(
-    OpPassManager &pm, const MixedPrecisionOptions &options) {
-  pm.addPass(createVerifyTrainingStep());
-  if (options.precision != "f32") {
-    AutocastOptions autocast;
-    autocast.precision = options.precision;
-    pm.addPass(createAutocast(autocast));
-  }
-  // Clean up before loss scaling moves the update into its scf.if, so that
-  // little changes inside the (large) scf.if afterwards.
-  pm.addPass(createStepCanonicalizer());
-  pm.addPass(createCSEPass());
+void mlir::amp::addAutocast(OpPassManager &pm,
+                            const MixedPrecisionOptions &options) {
+  if (options.precision == "f32")
+    return;
+  AutocastOptions autocast;
+  autocast.precision = options.precision;
+  pm.addPass(createAutocast(autocast));
+}
+
+void mlir::amp::addLossScaling(OpPassManager &pm,
+                               const MixedPrecisionOptions &options) {
   LossScalingOptions scaling;
   scaling.mode = options.lossScale;
   scaling.initScale = options.initScale;
@@ -48,6 +47,17 @@ void mlir::amp::buildMixedPrecisionPipeline(
   scaling.growthFactor = options.growthFactor;
   scaling.backoffFactor = options.backoffFactor;
   pm.addPass(createLossScaling(scaling));
+}
+
+void mlir::amp::buildMixedPrecisionPipeline(
+    OpPassManager &pm, const MixedPrecisionOptions &options) {
+  pm.addPass(createVerifyTrainingStep());
+  addAutocast(pm, options);
+  // Clean up before loss scaling moves the update into its scf.if, so that
+  // little changes inside the (large) scf.if afterwards.
+  pm.addPass(createStepCanonicalizer());
+  pm.addPass(createCSEPass());
+  addLossScaling(pm, options);
   pm.addPass(createCSEPass());
 }
 
