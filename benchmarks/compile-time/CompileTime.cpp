@@ -86,6 +86,15 @@ struct Param {
 };
 
 /// The training step with `hidden` hidden layers as MLIR text.
+/// Emits `%<empty> = tensor.empty` of `type` and `%<name> = linalg.fill 0`
+/// into it: the zero accumulator every contraction and reduction starts from.
+static void emitZeros(std::ostream &os, const std::string &empty,
+                      const std::string &name, const std::string &type) {
+  os << "  %" << empty << " = tensor.empty() : " << type << "\n";
+  os << "  %" << name << " = linalg.fill ins(%zero : f32) outs(%" << empty
+     << " : " << type << ") -> " << type << "\n";
+}
+
 std::string generateStep(int hidden) {
   const int layers = hidden + 1; // linear layers, the last one gives logits
   auto inDim = [&](int l) { return l == 1 ? kInput : kWidth; };
@@ -141,9 +150,7 @@ func.func @train_step(
     const std::string L = std::to_string(l);
     const std::string T = t2(kBatch, outDim(l));
     os << "  // layer " << l << "\n";
-    os << "  %e_f" << L << " = tensor.empty() : " << T << "\n";
-    os << "  %acc" << L << " = linalg.fill ins(%zero : f32) outs(%e_f" << L
-       << " : " << T << ") -> " << T << "\n";
+    emitZeros(os, "e_f" + L, "acc" + L, T);
     os << "  %mm" << L << " = linalg.matmul ins(" << act(l - 1) << ", %w" << L
        << " : " << t2(kBatch, inDim(l)) << ", " << t2(inDim(l), outDim(l))
        << ") outs(%acc" << L << " : " << T << ") -> " << T << "\n";
@@ -316,9 +323,7 @@ func.func @train_step(
          << "  } -> " << T << "\n";
     }
     // gw_l = act_{l-1}^T * dz_l.
-    os << "  %e_gw" << L << " = tensor.empty() : " << TW << "\n";
-    os << "  %gw_init" << L << " = linalg.fill ins(%zero : f32) outs(%e_gw" << L
-       << " : " << TW << ") -> " << TW << "\n";
+    emitZeros(os, "e_gw" + L, "gw_init" + L, TW);
     os << "  %gw_raw" << L
        << " = linalg.generic {indexing_maps = [#tn_a, #tn_b, #c_ij], "
           "iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}\n"
@@ -331,9 +336,7 @@ func.func @train_step(
        << "    linalg.yield %r : f32\n"
        << "  } -> " << TW << "\n";
     // gb_l = column sum of dz_l.
-    os << "  %e_gb" << L << " = tensor.empty() : " << TBias << "\n";
-    os << "  %gb_init" << L << " = linalg.fill ins(%zero : f32) outs(%e_gb" << L
-       << " : " << TBias << ") -> " << TBias << "\n";
+    emitZeros(os, "e_gb" + L, "gb_init" + L, TBias);
     os << "  %gb_raw" << L
        << " = linalg.generic {indexing_maps = [#id2, #cols], iterator_types "
           "= [\"reduction\", \"parallel\"]}\n"
@@ -347,9 +350,7 @@ func.func @train_step(
       // dh_{l-1} = dz_l * W_l^T.
       const std::string P = std::to_string(l - 1);
       const std::string TH = t2(kBatch, inDim(l));
-      os << "  %e_dh" << P << " = tensor.empty() : " << TH << "\n";
-      os << "  %dh_init" << P << " = linalg.fill ins(%zero : f32) outs(%e_dh"
-         << P << " : " << TH << ") -> " << TH << "\n";
+      emitZeros(os, "e_dh" + P, "dh_init" + P, TH);
       os << "  %dh" << P
          << " = linalg.generic {indexing_maps = [#nt_a, #nt_b, #c_ij], "
             "iterator_types = [\"parallel\", \"parallel\", \"reduction\"]}\n"

@@ -28,3 +28,5 @@ func.func @not_a_step(%a: tensor<4xf32>) -> tensor<4xf32> {
 // TWICE: amp-run: --run 'f32' is given twice
 // RUN: not amp-run %S/Inputs/five-classes.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=CLASSES
 // CLASSES: @eval_step returns 5 logits per example but the dataset has 10 classes
+// RUN: not amp-run %S/Inputs/two-steps.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=TWOSTEPS
+// TWOSTEPS: the module has 2 amp.train_step and 0 amp.eval_step functions; amp-run trains one step
