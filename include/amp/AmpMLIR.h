@@ -29,7 +29,8 @@
 // Errors. Nothing is checked when passes are added: invalid options (an
 // unknown precision or loss-scale mode, init-scale <= 0 or not finite in
 // fp32, growth-interval < 1, growth-factor <= 1, backoff-factor outside
-// (0, 1)), contract violations and ops the CPU lowering cannot handle are
+// (0, 1), hysteresis < 1, min/max scale out of order, loss scaling with
+// bf16), contract violations and ops the CPU lowering cannot handle are
 // reported when `pm.run(module)` runs, as errors through the context's
 // diagnostic handlers (located on the module, function, argument or op), and
 // `pm.run` then returns failure. The module may then be partly rewritten.
@@ -54,10 +55,13 @@ struct MixedPrecisionConfig {
   /// Element type of contraction inputs: "f16", "bf16", or "f32" (no
   /// autocast). Accumulators, master weights and the loss stay f32.
   std::string precision = "f16";
-  /// Loss scaling: "dynamic" (PyTorch GradScaler rule; scale state in the
-  /// signature), "static" (constant `initScale`, still checks and skips), or
-  /// "none" (the loss-scaling pass leaves the step unchanged).
-  std::string lossScale = "dynamic";
+  /// Loss scaling: "auto" (dynamic for f16, none for bf16 and f32),
+  /// "dynamic" (PyTorch GradScaler rule; scale state in the signature),
+  /// "static" (constant `initScale`, still checks and skips), or "none" (the
+  /// loss-scaling pass leaves the step unchanged). "dynamic" or "static"
+  /// with precision "bf16" is an error when the pass runs: bf16 has fp32's
+  /// exponent range and needs no loss scaling.
+  std::string lossScale = "auto";
   /// Initial (dynamic) or fixed (static) loss scale S; finite in fp32, > 0.
   double initScale = 32768.0;
   /// Consecutive clean steps before S grows (dynamic); >= 1.
@@ -66,6 +70,12 @@ struct MixedPrecisionConfig {
   double growthFactor = 2.0;
   /// Factor applied to S on a step with non-finite gradients; in (0, 1).
   double backoffFactor = 0.5;
+  /// Overflowing steps (since S last grew) before S backs off; >= 1
+  /// (1: every overflow, as PyTorch; Megatron/DeepSpeed use 2).
+  int hysteresis = 1;
+  /// Floor and cap of the dynamic scale S (0 < minScale <= maxScale).
+  double minScale = 5.9604644775390625e-08; // 2^-24
+  double maxScale = 16777216.0;             // 2^24
 };
 
 /// Adds to `registry` the `amp` dialect, the upstream dialects a training
@@ -82,7 +92,8 @@ void registerAmpDialects(DialectRegistry &registry);
 void addAutocastPass(OpPassManager &pm, const MixedPrecisionConfig &config);
 
 /// Adds `amp-loss-scaling` (which checks the training-step contract first)
-/// with `config.lossScale` and the scale options; `precision` is not read.
+/// with `config.lossScale` and the scale options; `precision` picks the
+/// "auto" mode and makes loss scaling with "bf16" an error.
 void addLossScalingPass(OpPassManager &pm, const MixedPrecisionConfig &config);
 
 /// Adds the whole `amp-mixed-precision` pipeline: contract check, autocast

@@ -26,24 +26,50 @@ func.func @unscale_and_check(%g0: tensor<4x3xf32>, %g1: tensor<3xf32>, %inv: ten
 
 // -----
 
-// PyTorch's _amp_update_scale_ on scalars.
+// PyTorch's _amp_update_scale_ on scalars, with clamps and hysteresis.
 // CHECK-LABEL: func @update_scale
 // CHECK-DAG: %[[S:.*]] = tensor.extract %arg0[]
 // CHECK-DAG: %[[T:.*]] = tensor.extract %arg1[]
-// CHECK-DAG: %[[F:.*]] = tensor.extract %arg2[]
-// CHECK-DAG: %[[BACK:.*]] = arith.mulf %[[S]], %{{.*}} : f32
+// CHECK-DAG: %[[H:.*]] = tensor.extract %arg2[]
+// CHECK-DAG: %[[F:.*]] = tensor.extract %arg3[]
+// CHECK-DAG: %[[H1:.*]] = arith.minsi %{{.*}}, %{{.*}} : i32
+// CHECK-DAG: %[[BACKOFF:.*]] = arith.cmpi sge, %[[H1]], %{{.*}} : i32
+// CHECK-DAG: %[[HALF:.*]] = arith.mulf %[[S]], %{{.*}} : f32
+// CHECK-DAG: %[[FLOORED:.*]] = arith.maximumf %[[HALF]], %{{.*}} : f32
+// CHECK-DAG: %[[OVS:.*]] = arith.select %[[BACKOFF]], %[[FLOORED]], %[[S]] : f32
 // CHECK-DAG: %[[T1:.*]] = arith.addi %[[T]], %{{.*}} : i32
 // CHECK-DAG: %[[GROW:.*]] = arith.cmpi eq, %[[T1]], %{{.*}} : i32
 // CHECK-DAG: %[[CAND:.*]] = arith.mulf %[[S]], %{{.*}} : f32
 // CHECK-DAG: %[[FIN:.*]] = arith.cmpf olt, %{{.*}}, %{{.*}} : f32
-// CHECK-DAG: %[[GROWN:.*]] = arith.select %[[FIN]], %[[CAND]], %[[S]] : f32
+// CHECK-DAG: %[[CAP:.*]] = arith.minimumf %[[CAND]], %{{.*}} : f32
+// CHECK-DAG: %[[GROWN:.*]] = arith.select %[[FIN]], %[[CAP]], %[[S]] : f32
 // CHECK-DAG: %[[CLEAN:.*]] = arith.select %[[GROW]], %[[GROWN]], %[[S]] : f32
 // CHECK-DAG: %[[CT:.*]] = arith.select %[[GROW]], %{{.*}}, %[[T1]] : i32
-// CHECK-DAG: %[[NS:.*]] = arith.select %[[F]], %[[BACK]], %[[CLEAN]] : f32
+// CHECK-DAG: %[[CH:.*]] = arith.select %[[GROW]], %{{.*}}, %[[H]] : i32
+// CHECK-DAG: %[[NS:.*]] = arith.select %[[F]], %[[OVS]], %[[CLEAN]] : f32
 // CHECK-DAG: %[[NT:.*]] = arith.select %[[F]], %{{.*}}, %[[CT]] : i32
-func.func @update_scale(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>) -> (tensor<f32>, tensor<i32>) {
-  %s1, %t1 = amp.update_scale %s, %t, %f {growth_interval = 3 : i32} : tensor<f32>, tensor<i32>, tensor<i1>
-  return %s1, %t1 : tensor<f32>, tensor<i32>
+// CHECK-DAG: %[[NH:.*]] = arith.select %[[F]], %[[H1]], %[[CH]] : i32
+func.func @update_scale(%s: tensor<f32>, %t: tensor<i32>, %h: tensor<i32>, %f: tensor<i1>) -> (tensor<f32>, tensor<i32>, tensor<i32>) {
+  %s1, %t1, %h1 = amp.update_scale %s, %t, %h, %f {growth_interval = 3 : i32, hysteresis = 2 : i32} : tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
+  return %s1, %t1, %h1 : tensor<f32>, tensor<i32>, tensor<i32>
+}
+
+// -----
+
+// Underflow counting: one reduction generic with two i64 counters.
+// CHECK-LABEL: func @count_underflow
+// CHECK: linalg.generic
+// CHECK-SAME: iterator_types = ["reduction", "reduction"]
+// CHECK: math.absf
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+// CHECK: arith.extf
+// CHECK: arith.cmpf olt, %{{.*}}, %{{.*}} : f32
+// CHECK: arith.extui
+// CHECK: linalg.yield %{{.*}}, %{{.*}} : i64, i64
+// CHECK-NOT: amp.count_underflow
+func.func @count_underflow(%v: tensor<2x3xf32>) -> (tensor<i64>, tensor<i64>) {
+  %n, %t = amp.count_underflow %v {precision = f16} : tensor<2x3xf32>
+  return %n, %t : tensor<i64>, tensor<i64>
 }
 
 // -----

@@ -24,7 +24,7 @@
 // Each weight is truncated once per step; the loss result stays f32.
 // CHECK-LABEL: func.func @train_step
 // CHECK-SAME: -> (tensor<f32> {amp.role = "loss"}
-// CHECK-SAME: tensor<f32> {amp.role = "loss_scale", amp.updates = 14 : i64}, tensor<i32> {amp.role = "growth_tracker", amp.updates = 15 : i64}, tensor<i1> {amp.role = "found_inf"})
+// CHECK-SAME: tensor<f32> {amp.role = "loss_scale", amp.updates = 14 : i64}, tensor<i32> {amp.role = "growth_tracker", amp.updates = 15 : i64}, tensor<i32> {amp.role = "hysteresis_tracker", amp.updates = 16 : i64}, tensor<i32> {amp.role = "consecutive_skips", amp.updates = 17 : i64}, tensor<i1> {amp.role = "found_inf"})
 // CHECK-DAG: arith.truncf %arg0 : tensor<784x256xf32> to tensor<784x256xf16>
 // CHECK-DAG: arith.truncf %arg2 : tensor<256x128xf32> to tensor<256x128xf16>
 // CHECK-DAG: arith.truncf %arg4 : tensor<128x10xf32> to tensor<128x10xf16>
@@ -33,5 +33,5 @@
 // CHECK: %[[F:.*]] = tensor.extract %[[FOUND]][] : tensor<i1>
 // CHECK: %[[NEW:.*]]:12 = scf.if %[[F]]
 // CHECK-NEXT: scf.yield %arg0, %arg1, %arg2, %arg3, %arg4, %arg5, %arg6, %arg7, %arg8, %arg9, %arg10, %arg11 :
-// CHECK: amp.update_scale %arg14, %arg15, %[[FOUND]]
+// CHECK: amp.update_scale %arg14, %arg15, %arg16, %[[FOUND]]
 // CHECK-LABEL: func.func @eval_step

@@ -3,7 +3,17 @@
 // RUN: not amp-opt %s -amp-loss-scaling=init-scale=1e39 2>&1 | FileCheck %s --check-prefix=INIT
 // RUN: not amp-opt %s -amp-loss-scaling=backoff-factor=1.5 2>&1 | FileCheck %s --check-prefix=FACTORS
 // RUN: not amp-opt %s -amp-loss-scaling=growth-interval=0 2>&1 | FileCheck %s --check-prefix=FACTORS
-// MODE: error: amp-loss-scaling: mode (loss-scale in amp-mixed-precision) must be dynamic, static or none, got 'sometimes'
+// RUN: not amp-opt %s -amp-loss-scaling=hysteresis=0 2>&1 | FileCheck %s --check-prefix=HYST
+// RUN: not amp-opt %s "-amp-loss-scaling=min-scale=4 max-scale=2" 2>&1 | FileCheck %s --check-prefix=CLAMPS
+// RUN: not amp-opt %s -amp-loss-scaling=min-scale=0 2>&1 | FileCheck %s --check-prefix=CLAMPS
+// RUN: not amp-opt %s -amp-loss-scaling=max-scale=1e39 2>&1 | FileCheck %s --check-prefix=CLAMPS
+// RUN: not amp-opt %s "-amp-loss-scaling=init-scale=65536 max-scale=1024" 2>&1 | FileCheck %s --check-prefix=RANGE
+// RUN: not amp-opt %s -amp-loss-scaling=precision=f8 2>&1 | FileCheck %s --check-prefix=PREC
+// MODE: error: amp-loss-scaling: mode (loss-scale in amp-mixed-precision) must be auto, dynamic, static or none, got 'sometimes'
+// HYST: error: amp-loss-scaling: hysteresis must be >= 1 overflowing step (1: back off on every overflow, as PyTorch), got 0
+// CLAMPS: error: amp-loss-scaling: need 0 < min-scale <= max-scale, both finite non-zero fp32 values
+// RANGE: error: amp-loss-scaling: init-scale 65536 lies outside [min-scale, max-scale] = [5.96046e-08, 1024]
+// PREC: error: amp-loss-scaling: precision must be f16, bf16 or f32, got 'f8'
 // INIT: error: amp-loss-scaling: init-scale must be a finite fp32 value > 0
 // FACTORS: error: amp-loss-scaling: need growth-interval >= 1, growth-factor > 1 and 0 < backoff-factor < 1
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {

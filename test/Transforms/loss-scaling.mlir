@@ -1,7 +1,13 @@
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling | FileCheck %s
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling="mode=static init-scale=1024" | FileCheck %s --check-prefix=STATIC
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling=mode=none | FileCheck %s --check-prefix=NONE
-// RUN: amp-opt %s -split-input-file -amp-loss-scaling="growth-interval=7 growth-factor=4.0 backoff-factor=0.25" | FileCheck %s --check-prefix=OPTS
+// RUN: amp-opt %s -split-input-file -amp-loss-scaling="growth-interval=7 growth-factor=4.0 backoff-factor=0.25 hysteresis=3 min-scale=1 max-scale=65536" | FileCheck %s --check-prefix=OPTS
+// auto (the default) is dynamic for f16 and none for bf16 and f32.
+// RUN: amp-opt %s -split-input-file -amp-loss-scaling=precision=bf16 | FileCheck %s --check-prefix=NONE
+// RUN: amp-opt %s -split-input-file -amp-loss-scaling="mode=auto precision=f32" | FileCheck %s --check-prefix=NONE
+// RUN: amp-opt %s -split-input-file -amp-loss-scaling="mode=auto precision=f16" | FileCheck %s --check-prefix=AUTO16
+// AUTO16-LABEL: func @step
+// AUTO16-SAME: {amp.role = "loss_scale"}
 
 // Two parameters, one optimizer state (momentum of %w), SGD with momentum.
 // CHECK-LABEL: func @step
@@ -9,9 +15,11 @@
 // CHECK-SAME: %[[B:[^:]*]]: tensor<2xf32> {amp.role = "param"}
 // CHECK-SAME: %[[V:[^:]*]]: tensor<4xf32> {amp.role = "opt_state"}
 // CHECK-SAME: %[[S:[^:]*]]: tensor<f32> {amp.role = "loss_scale"}
-// CHECK-SAME: %[[T:[^:]*]]: tensor<i32> {amp.role = "growth_tracker"})
+// CHECK-SAME: %[[T:[^:]*]]: tensor<i32> {amp.role = "growth_tracker"}
+// CHECK-SAME: %[[H:[^:]*]]: tensor<i32> {amp.role = "hysteresis_tracker"}
+// CHECK-SAME: %[[K:[^:]*]]: tensor<i32> {amp.role = "consecutive_skips"})
 // CHECK-SAME: -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64}, tensor<2xf32> {amp.updates = 1 : i64}, tensor<4xf32> {amp.updates = 2 : i64},
-// CHECK-SAME: tensor<f32> {amp.role = "loss_scale", amp.updates = 5 : i64}, tensor<i32> {amp.role = "growth_tracker", amp.updates = 6 : i64}, tensor<i1> {amp.role = "found_inf"})
+// CHECK-SAME: tensor<f32> {amp.role = "loss_scale", amp.updates = 5 : i64}, tensor<i32> {amp.role = "growth_tracker", amp.updates = 6 : i64}, tensor<i32> {amp.role = "hysteresis_tracker", amp.updates = 7 : i64}, tensor<i32> {amp.role = "consecutive_skips", amp.updates = 8 : i64}, tensor<i1> {amp.role = "found_inf"})
 // 1/S in f64, rounded to f32.
 // CHECK: %[[SV:.*]] = tensor.extract %[[S]][]
 // CHECK: %[[S64:.*]] = arith.extf %[[SV]] : f32 to f64
@@ -34,13 +42,21 @@
 // CHECK: arith.subf %[[B]], %{{.*}}
 // CHECK: scf.yield
 // CHECK: }
-// CHECK: %[[S1:.*]], %[[T1:.*]] = amp.update_scale %[[S]], %[[T]], %[[FOUND]] : tensor<f32>, tensor<i32>, tensor<i1>
-// CHECK: return %{{.*}}, %[[NEW]]#0, %[[NEW]]#1, %[[NEW]]#2, %[[S1]], %[[T1]], %[[FOUND]]
+// The defaults (PyTorch's rule, hysteresis 1, clamps 2^-24 and 2^24) are
+// not printed.
+// CHECK: %[[S1:[^,]*]], %[[T1:[^,]*]], %[[H1:[^ ]*]] = amp.update_scale %[[S]], %[[T]], %[[H]], %[[FOUND]] : tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
+// consecutive_skips' = found_inf ? consecutive_skips + 1 : 0.
+// CHECK: %[[KV:.*]] = tensor.extract %[[K]][]
+// CHECK: %[[K1:.*]] = arith.addi %[[KV]], %{{.*}} : i32
+// CHECK: %[[KS:.*]] = arith.select %[[F]], %[[K1]], %{{.*}} : i32
+// CHECK: %[[KT:.*]] = tensor.from_elements %[[KS]] : tensor<i32>
+// CHECK: return %{{.*}}, %[[NEW]]#0, %[[NEW]]#1, %[[NEW]]#2, %[[S1]], %[[T1]], %[[H1]], %[[KT]], %[[FOUND]]
 
 // Static: S is a constant, the step still checks and skips, no scale state.
 // STATIC-LABEL: func @step
 // STATIC-NOT: loss_scale
-// STATIC-SAME: -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64}, tensor<2xf32> {amp.updates = 1 : i64}, tensor<4xf32> {amp.updates = 2 : i64}, tensor<i1> {amp.role = "found_inf"})
+// STATIC-SAME: tensor<i32> {amp.role = "consecutive_skips"})
+// STATIC-SAME: -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64}, tensor<2xf32> {amp.updates = 1 : i64}, tensor<4xf32> {amp.updates = 2 : i64}, tensor<i32> {amp.role = "consecutive_skips", amp.updates = 5 : i64}, tensor<i1> {amp.role = "found_inf"})
 // STATIC-DAG: arith.constant dense<1.024000e+03> : tensor<f32>
 // STATIC-DAG: arith.constant dense<9.765625E-4> : tensor<f32>
 // STATIC: amp.unscale_and_check
@@ -53,7 +69,7 @@
 // NONE-COUNT-2: amp.grad
 // NONE-NOT: scf.if
 
-// OPTS: amp.update_scale {{.*}} {backoff_factor = 2.500000e-01 : f32, growth_factor = 4.000000e+00 : f32, growth_interval = 7 : i32}
+// OPTS: amp.update_scale {{.*}} {backoff_factor = 2.500000e-01 : f32, growth_factor = 4.000000e+00 : f32, growth_interval = 7 : i32, hysteresis = 3 : i32, max_scale = 6.553600e+04 : f32, min_scale = 1.000000e+00 : f32}
 func.func @step(%w: tensor<4xf32> {amp.role = "param"},
                 %b: tensor<2xf32> {amp.role = "param"},
                 %v: tensor<4xf32> {amp.role = "opt_state"},

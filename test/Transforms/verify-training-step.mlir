@@ -312,7 +312,7 @@ func.func @raw_gradient_bypass(%w: tensor<4xf32> {amp.role = "param"},
   %s = tensor.extract %seed[] : tensor<f32>
   %dw = tensor.splat %s : tensor<4xf32>
   %g = amp.grad %dw, %w : tensor<4xf32>
-  // expected-error @+1 {{this value is derived from the backward seed and reaches result #1 without passing through amp.grad}}
+  // expected-error @+1 {{this op uses a value derived from the backward seed (multiplied by the loss scale S under loss scaling) outside the backward that computes the amp.grad gradients}}
   %w1 = arith.subf %w, %dw : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>
 }

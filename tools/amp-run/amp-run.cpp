@@ -61,6 +61,25 @@ static cl::opt<int> growthInterval("growth-interval",
                                    cl::desc("Clean steps before the loss "
                                             "scale doubles"),
                                    cl::init(2000), cl::cat(ampRunCategory));
+static cl::opt<int> hysteresis("hysteresis",
+                               cl::desc("Overflowing steps before the loss "
+                                        "scale backs off (1 = PyTorch)"),
+                               cl::init(1), cl::cat(ampRunCategory));
+static cl::opt<double> minScale("min-scale",
+                                cl::desc("Floor of the dynamic loss scale; "
+                                         "training stops when a step at the "
+                                         "floor overflows (default 2^-24)"),
+                                cl::init(5.9604644775390625e-08),
+                                cl::cat(ampRunCategory));
+static cl::opt<double> maxScale("max-scale",
+                                cl::desc("Cap of the dynamic loss scale "
+                                         "(default 2^24)"),
+                                cl::init(16777216.0), cl::cat(ampRunCategory));
+static cl::opt<bool> underflowStats(
+    "underflow-stats",
+    cl::desc("Count backward values that round to zero/subnormal in f16 "
+             "(bf16 for bf16 runs) and print the fraction per run"),
+    cl::init(false), cl::cat(ampRunCategory));
 static cl::opt<uint64_t> seed("seed", cl::desc("Init and shuffle seed"),
                               cl::init(0), cl::cat(ampRunCategory));
 
@@ -114,6 +133,10 @@ int main(int argc, char **argv) {
     o.seed = seed;
     o.initScale = initScale;
     o.growthInterval = growthInterval;
+    o.hysteresis = hysteresis;
+    o.minScale = minScale;
+    o.maxScale = maxScale;
+    o.underflowStats = underflowStats;
     configs.push_back(o);
   }
   for (size_t i = 0; i < runSpecs.size(); ++i)
@@ -193,6 +216,17 @@ int main(int argc, char **argv) {
                                  r.name.c_str(), r.finalTrainLoss, acc.c_str(),
                                  scale.c_str(), (long long)r.skippedSteps,
                                  (long long)r.steps, r.msPerStep);
+  }
+  if (underflowStats) {
+    llvm::outs() << "\nbackward values flushed to zero/subnormal when "
+                    "rounded to f16 (bf16 for bf16 runs), whole run:\n";
+    for (const auto &r : results)
+      llvm::outs() << llvm::format(
+          "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
+          (long long)r.underflowFlushed, (long long)r.underflowTotal,
+          r.underflowTotal ? 100.0 * double(r.underflowFlushed) /
+                                 double(r.underflowTotal)
+                           : 0.0);
   }
   return 0;
 }

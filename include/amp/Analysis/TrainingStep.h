@@ -14,6 +14,7 @@
 #include "amp/Dialect/Amp/IR/AmpOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
 
@@ -24,6 +25,9 @@ constexpr llvm::StringLiteral kTrainStepAttr = "amp.train_step";
 constexpr llvm::StringLiteral kEvalStepAttr = "amp.eval_step";
 constexpr llvm::StringLiteral kRoleAttr = "amp.role";
 constexpr llvm::StringLiteral kUpdatesAttr = "amp.updates";
+/// Result roles added by `amp-instrument-underflow` (tensor<i64> each).
+constexpr llvm::StringLiteral kUnderflowCountRole = "underflow_count";
+constexpr llvm::StringLiteral kUnderflowTotalRole = "underflow_total";
 
 /// Roles of a training-step argument (`amp.role` on the argument).
 enum class ArgRole {
@@ -33,6 +37,12 @@ enum class ArgRole {
   Label,         ///< "label": i32/i64 class indices, one per example
   LossScale,     ///< "loss_scale": tensor<f32> S (added by loss scaling)
   GrowthTracker, ///< "growth_tracker": tensor<i32> (added by loss scaling)
+  /// "hysteresis_tracker": tensor<i32>, overflowing steps since the scale
+  /// last grew (added by dynamic loss scaling)
+  HysteresisTracker,
+  /// "consecutive_skips": tensor<i32>, consecutive skipped (overflowing)
+  /// steps (added by dynamic and static loss scaling)
+  ConsecutiveSkips,
 };
 
 /// Roles of a result (`amp.role` on the result); a result that carries only
@@ -51,6 +61,8 @@ struct TrainingStep {
   unsigned input = 0, label = 0;          ///< argument indices
   unsigned lossResult = 0;                ///< result index
   std::optional<unsigned> foundInfResult; ///< after loss scaling
+  /// After `amp-instrument-underflow`: the flushed and non-zero counts.
+  std::optional<unsigned> underflowCountResult, underflowTotalResult;
   /// For each argument index that is updated, the result that holds its
   /// new value (`amp.updates = i`).
   llvm::DenseMap<unsigned, unsigned> updateOfArg;
@@ -58,6 +70,10 @@ struct TrainingStep {
   /// The `amp.grad` of each parameter argument (by argument index). Empty
   /// after loss scaling has consumed the markers.
   llvm::DenseMap<unsigned, GradOp> gradOfParam;
+  /// The backward: values derived from the seed that the `amp.grad`
+  /// gradients are computed from (filled when the markers are checked), in
+  /// discovery order.
+  llvm::SetVector<Value> backwardValues;
 
   /// Reads the contract of `func` and checks it. Every violation is emitted
   /// as a located error (on the function, the argument, the result or the

@@ -23,8 +23,9 @@ struct MixedPrecisionOptions
       llvm::cl::init("f16")};
   Option<std::string> lossScale{
       *this, "loss-scale",
-      llvm::cl::desc("Loss scaling: dynamic, static or none"),
-      llvm::cl::init("dynamic")};
+      llvm::cl::desc("Loss scaling: auto (dynamic for f16, none for bf16 "
+                     "and f32), dynamic, static or none"),
+      llvm::cl::init("auto")};
   Option<double> initScale{*this, "init-scale",
                            llvm::cl::desc("Initial / static loss scale S"),
                            llvm::cl::init(32768.0)};
@@ -37,6 +38,20 @@ struct MixedPrecisionOptions
   Option<double> backoffFactor{*this, "backoff-factor",
                                llvm::cl::desc("Backoff factor of S"),
                                llvm::cl::init(0.5)};
+  Option<int> hysteresis{
+      *this, "hysteresis",
+      llvm::cl::desc("Overflowing steps before S backs off (1 = PyTorch)"),
+      llvm::cl::init(1)};
+  Option<double> minScale{*this, "min-scale",
+                          llvm::cl::desc("Floor of S (default 2^-24)"),
+                          llvm::cl::init(5.9604644775390625e-08)};
+  Option<double> maxScale{*this, "max-scale",
+                          llvm::cl::desc("Cap of S (default 2^24)"),
+                          llvm::cl::init(16777216.0)};
+  Option<bool> underflowStats{
+      *this, "underflow-stats",
+      llvm::cl::desc("Run amp-instrument-underflow before loss scaling"),
+      llvm::cl::init(false)};
 };
 
 /// Adds `amp-autocast` with `options.precision` (nothing for "f32").

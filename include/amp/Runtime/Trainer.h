@@ -22,9 +22,13 @@ namespace mlir::amp::runtime {
 
 struct TrainOptions {
   std::string precision = "f32";  ///< f32 (no autocast), f16 or bf16
-  std::string lossScale = "none"; ///< dynamic, static or none
+  std::string lossScale = "none"; ///< auto, dynamic, static or none
   double initScale = 32768.0;     ///< initial / static loss scale
   int growthInterval = 2000;      ///< clean steps before S doubles
+  int hysteresis = 1;             ///< overflows before S backs off
+  double minScale = 5.9604644775390625e-08; ///< floor of S (2^-24)
+  double maxScale = 16777216.0;             ///< cap of S (2^24)
+  bool underflowStats = false; ///< instrument and report underflow
   int epochs = 1;
   int64_t batchSize = 0;        ///< for a dynamic batch dimension
   int64_t maxStepsPerEpoch = 0; ///< 0: the whole training set
@@ -43,6 +47,10 @@ struct RunResult {
   int64_t steps = 0;
   double msPerStep = 0;      ///< mean wall time of one step call
   double compileSeconds = 0; ///< pipeline + lowering + JIT
+  /// With `underflowStats`: over the whole run, finite non-zero backward
+  /// elements whose f16/bf16 rounding is zero or subnormal, and all finite
+  /// non-zero backward elements inspected.
+  int64_t underflowFlushed = 0, underflowTotal = 0;
 };
 
 /// Trains the `amp.train_step` function of `module` (fp32, not modified:
@@ -52,7 +60,11 @@ struct RunResult {
 /// last dimension (PyTorch nn.Linear's default), rank 0/1 (biases) start at
 /// zero; optimizer state starts at zero; the loss scale at `initScale`.
 /// Errors: contract violations and pipeline failures (with diagnostics),
-/// input/label shapes that do not fit the dataset, a JIT failure.
+/// input/label shapes that do not fit the dataset, a JIT failure; and two
+/// that stop training (shared REFERENCE.md, "scale collapse"): a non-finite
+/// loss (the forward overflowed; that does not depend on S, so backing off
+/// cannot help) and an overflowing step that ran with the scale at its
+/// floor `minScale` (dynamic loss scaling can back off no further).
 llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
                                 const Dataset &trainSet, const Dataset &testSet,
                                 llvm::raw_ostream &log);

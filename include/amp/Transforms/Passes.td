@@ -59,27 +59,39 @@ def LossScaling : Pass<"amp-loss-scaling", "ModuleOp"> {
   let summary = "Loss scaling, fused unscale + non-finite check, skip-update";
   let description = [{
     Rewrites each `amp.train_step` function that satisfies the contract
-    (docs/training-step.md; checked first, with located errors):
-    - the backward seed `amp.loss_grad` becomes the loss scale S;
+    (docs/training-step.md; checked first, with located errors, including
+    any use of a seed-derived value outside the backward: a result, the
+    update, a gradient norm or clip factor, a use of `amp.loss_grad` itself):
+    - the backward seed `amp.loss_grad` becomes the loss scale S (also
+      inside a micro-batch `scf.for`: S is the same for every micro-batch;
+      accumulators of scaled gradients must be f32);
     - all `amp.grad` values go through one `amp.unscale_and_check` with
       inv_scale = 1/S (computed in f64, rounded to f32, as PyTorch), placed
-      after the last gradient;
+      after the last gradient, so clipping and the optimizer see unscaled
+      gradients;
     - every op that computes an `amp.updates` result from gradients moves into
       one `scf.if` on found_inf whose overflow branch yields the old
-      parameters and optimizer state unchanged (bit-identical);
-    - mode=dynamic: the function gains arguments and results with
-      `amp.role = "loss_scale"` (tensor<f32>) and `"growth_tracker"`
-      (tensor<i32>) (results also carry `amp.updates` = the argument index),
-      a result `amp.role = "found_inf"` (tensor<i1>), and `amp.update_scale`
-      computes the next state with PyTorch's rule (shared REFERENCE.md);
+      parameters and optimizer state unchanged (bit-identical, step counters
+      included);
+    - mode=dynamic: the function gains arguments (appended in this order)
+      `amp.role` = "loss_scale" (tensor<f32>), "growth_tracker",
+      "hysteresis_tracker" and "consecutive_skips" (tensor<i32> each), the
+      matching results (with `amp.updates` = the argument index) and a last
+      result `amp.role = "found_inf"` (tensor<i1>); `amp.update_scale`
+      computes the next scale with PyTorch's rule plus min/max clamps and
+      hysteresis (shared REFERENCE.md);
     - mode=static: S = init-scale as a constant; the step still checks and
-      skips, and returns found_inf;
-    - mode=none: the function is left unchanged.
-    Semantics: Micikevicius et al. 2018; PyTorch torch.amp.GradScaler.
+      skips; argument and result "consecutive_skips", result "found_inf";
+    - mode=none: the function is left unchanged;
+    - mode=auto (default): dynamic for precision=f16, none for bf16 and f32.
+    Loss scaling (static or dynamic) with precision=bf16 is an error: bf16
+    has fp32's exponent range and needs none.
+    Semantics: Micikevicius et al. 2018; PyTorch torch.amp.GradScaler;
+    Megatron-LM / DeepSpeed hysteresis; ONNX Runtime / Apex scale cap.
   }];
   let options = [
-    Option<"mode", "mode", "std::string", /*default=*/"\"dynamic\"",
-           "Loss-scale mode: dynamic, static or none">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "Loss-scale mode: auto, dynamic, static or none">,
     Option<"initScale", "init-scale", "double", /*default=*/"32768.0",
            "Initial (dynamic) or fixed (static) loss scale S">,
     Option<"growthInterval", "growth-interval", "int", /*default=*/"2000",
@@ -88,6 +100,17 @@ def LossScaling : Pass<"amp-loss-scaling", "ModuleOp"> {
            "Factor applied to S after growth-interval clean steps (> 1)">,
     Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
            "Factor applied to S on a step with non-finite gradients (0..1)">,
+    Option<"hysteresis", "hysteresis", "int", /*default=*/"1",
+           "Overflowing steps (since the last growth) before S backs off; "
+           "1 = PyTorch">,
+    Option<"minScale", "min-scale", "double",
+           /*default=*/"5.9604644775390625e-08",
+           "Floor of S (default 2^-24); scales below 1 are allowed">,
+    Option<"maxScale", "max-scale", "double", /*default=*/"16777216.0",
+           "Cap of S (default 2^24)">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
+           "Autocast precision of the step (f16, bf16, f32): picks the "
+           "auto mode and rejects loss scaling with bf16">,
   ];
   let dependentDialects = ["::mlir::amp::AmpDialect",
                            "::mlir::arith::ArithDialect",
@@ -151,6 +174,32 @@ def CheckLLVMLowering : Pass<"amp-check-llvm-lowering", "ModuleOp"> {
     the pipeline would succeed and only LLVM IR translation would fail, far
     from the cause.
   }];
+}
+
+def InstrumentUnderflow : Pass<"amp-instrument-underflow", "ModuleOp"> {
+  let summary = "Count backward values that flush to zero/subnormal in f16";
+  let description = [{
+    Statistics for loss scaling (Micikevicius et al. 2018, figure 3). For
+    each `amp.train_step` function (contract checked first): every f32
+    tensor of the backward at the function's top level (values derived from
+    the `amp.loss_grad` seed that the `amp.grad` gradients are computed
+    from, before `amp.grad`) gets one `amp.count_underflow` with
+    `precision`; the counts are summed in i64 and returned as two new
+    results, `amp.role = "underflow_count"` (finite non-zero elements whose
+    rounding to `precision` is zero or subnormal) and
+    `amp.role = "underflow_total"` (finite non-zero elements inspected).
+    Values inside micro-batch loops are not counted. Run it before
+    `amp-loss-scaling` (which turns the seed into S, so the counts then
+    describe the scaled backward); `amp-mixed-precision` does so with
+    `underflow-stats`. The step's arithmetic is unchanged.
+  }];
+  let options = [
+    Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
+           "Low-precision type to round to: f16 or bf16">,
+  ];
+  let dependentDialects = ["::mlir::amp::AmpDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 #endif // AMP_TRANSFORMS_PASSES_TD

@@ -52,6 +52,9 @@ static void toPipelineOptions(const amp::MixedPrecisionConfig &config,
   options.growthInterval = config.growthInterval;
   options.growthFactor = config.growthFactor;
   options.backoffFactor = config.backoffFactor;
+  options.hysteresis = config.hysteresis;
+  options.minScale = config.minScale;
+  options.maxScale = config.maxScale;
 }
 
 void amp::registerAmpDialects(DialectRegistry &registry) {

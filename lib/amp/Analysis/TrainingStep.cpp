@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
@@ -18,6 +19,8 @@ std::optional<ArgRole> mlir::amp::parseArgRole(StringRef name) {
       .Case("label", ArgRole::Label)
       .Case("loss_scale", ArgRole::LossScale)
       .Case("growth_tracker", ArgRole::GrowthTracker)
+      .Case("hysteresis_tracker", ArgRole::HysteresisTracker)
+      .Case("consecutive_skips", ArgRole::ConsecutiveSkips)
       .Default(std::nullopt);
 }
 
@@ -35,6 +38,10 @@ StringRef mlir::amp::stringifyArgRole(ArgRole role) {
     return "loss_scale";
   case ArgRole::GrowthTracker:
     return "growth_tracker";
+  case ArgRole::HysteresisTracker:
+    return "hysteresis_tracker";
+  case ArgRole::ConsecutiveSkips:
+    return "consecutive_skips";
   }
   llvm_unreachable("unknown role");
 }
@@ -93,28 +100,119 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
   return success();
 }
 
-/// Checks how the backward seed flows through the step:
+/// The closest ancestor of `op` (or `op` itself) whose block belongs to the
+/// function body or to an scf.for / scf.if: ops inside other regions
+/// (linalg bodies) are judged by the op that holds them.
+static Operation *flowAnchor(Operation *op) {
+  while (Operation *parent = op->getParentOp()) {
+    if (isa<func::FuncOp, scf::ForOp, scf::IfOp>(parent))
+      return op;
+    op = parent;
+  }
+  return op;
+}
+
+/// The values that the `amp.grad` gradients are computed from: the backward
+/// slice of every `amp.grad` raw operand, followed per value through
+/// scf.for (result / iter_arg k <- init k and yield operand k) and scf.if
+/// (result k <- yield operand k of both branches); through other ops all
+/// operands and the values their regions capture from above.
+static llvm::DenseSet<Value> gradientSources(TrainingStep &step) {
+  llvm::DenseSet<Value> seen;
+  SmallVector<Value> worklist;
+  auto add = [&](Value v) {
+    if (seen.insert(v).second)
+      worklist.push_back(v);
+  };
+  for (auto &[p, grad] : step.gradOfParam)
+    add(grad.getRaw());
+  auto addLoopCarried = [&](scf::ForOp loop, unsigned k) {
+    add(loop.getInitArgs()[k]);
+    add(loop.getRegionIterArgs()[k]);
+    add(loop.getYieldedValues()[k]);
+  };
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+        if (arg.getArgNumber() >= loop.getNumInductionVars())
+          addLoopCarried(loop, arg.getArgNumber() - loop.getNumInductionVars());
+      continue;
+    }
+    Operation *def = v.getDefiningOp();
+    unsigned k = cast<OpResult>(v).getResultNumber();
+    if (auto loop = dyn_cast<scf::ForOp>(def)) {
+      addLoopCarried(loop, k);
+      continue;
+    }
+    if (auto ifOp = dyn_cast<scf::IfOp>(def)) {
+      add(ifOp.getCondition());
+      for (Region *r : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+        if (!r->empty())
+          add(r->front().getTerminator()->getOperand(k));
+      continue;
+    }
+    for (Value operand : def->getOperands())
+      add(operand);
+    for (Region &region : def->getRegions()) {
+      llvm::SetVector<Value> captured;
+      getUsedValuesDefinedAbove(region, captured);
+      for (Value c : captured)
+        add(c);
+    }
+  }
+  return seen;
+}
+
+/// Checks how the backward seed flows through the step. The backward is
+/// every value derived from the seed that the `amp.grad` gradients are
+/// computed from; loss scaling multiplies all of it by S.
 /// - every `amp.grad` gradient must be derived from the seed; otherwise loss
 ///   scaling leaves it unscaled and the unscale shrinks it by 1/S;
-/// - no value derived from the seed may reach a result except through
-///   `amp.grad`; otherwise the update sees a gradient still multiplied by S.
+/// - no value derived from the seed may be used outside the backward except
+///   by `amp.grad` (and the `amp.count_underflow` observer): a result, the
+///   update, a gradient norm or a clip factor computed from it would see a
+///   gradient still multiplied by S (clip before unscale: the threshold
+///   becomes max_norm / S, shared REFERENCE.md);
+/// - a micro-batch accumulator of scaled gradients (an scf.for iter_arg in
+///   the backward) must be f32 (gradient accumulation in fp32).
 /// Through `scf.for` and `scf.if` the flow is followed per value (an
 /// iter_arg / yielded value taints only its own result), so a loss summed in
 /// a micro-batch loop beside the scaled gradients stays clean. Any other op
 /// is conservative: a tainted operand taints all its results, and a value
 /// leaving another op's region taints all results of that op.
 static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
+  llvm::DenseSet<Value> sources = gradientSources(step);
   llvm::DenseSet<Value> tainted;
   SmallVector<Value> worklist;
   auto taint = [&](Value v) {
     if (tainted.insert(v).second)
       worklist.push_back(v);
   };
-  taint(step.lossGrad.getResult());
+  Value seed = step.lossGrad.getResult();
+  taint(seed);
   llvm::DenseSet<Operation *> reachedGrads;
   Operation *ret = func.getBody().front().getTerminator();
+  auto escape = [&](Value v, Operation *user) {
+    InFlightDiagnostic diag =
+        v == seed
+            ? user->emitError(
+                  "this op uses amp.loss_grad (the backward seed) outside "
+                  "the backward that computes the amp.grad gradients; the "
+                  "seed becomes the loss scale S under loss scaling")
+            : user->emitError(
+                  "this op uses a value derived from the backward seed "
+                  "(multiplied by the loss scale S under loss scaling) "
+                  "outside the backward that computes the amp.grad "
+                  "gradients; the update, gradient norms and clipping must "
+                  "use the results of `amp.grad` (unscaled there)");
+    diag.attachNote(step.lossGrad.getLoc()) << "backward seed here";
+    return failure();
+  };
   while (!worklist.empty()) {
     Value v = worklist.pop_back_val();
+    if (sources.contains(v))
+      step.backwardValues.insert(v);
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       unsigned idx = use.getOperandNumber();
@@ -122,6 +220,8 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
         reachedGrads.insert(user);
         continue;
       }
+      if (isa<CountUnderflowOp>(user))
+        continue;
       if (user == ret) {
         InFlightDiagnostic diag =
             emitError(v.getLoc())
@@ -138,6 +238,17 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
       if (auto loop = dyn_cast<scf::ForOp>(user);
           loop && idx >= loop.getNumControlOperands()) {
         unsigned k = idx - loop.getNumControlOperands();
+        if (!sources.contains(loop->getResult(k)))
+          return escape(v, loop);
+        auto accType =
+            dyn_cast<ShapedType>(loop.getRegionIterArgs()[k].getType());
+        if (accType && isa<FloatType>(accType.getElementType()) &&
+            !accType.getElementType().isF32())
+          return loop.emitError("micro-batch accumulator #")
+                 << k << " of scaled gradients has type " << accType
+                 << "; accumulate gradients in f32 (a low-precision "
+                    "accumulator loses small contributions and overflows "
+                    "with the loss scale)";
         taint(loop.getRegionIterArgs()[k]);
         taint(loop->getResult(k));
         continue;
@@ -147,12 +258,19 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
       if (auto yield = dyn_cast<scf::YieldOp>(user)) {
         Operation *parent = yield->getParentOp();
         if (isa<scf::ForOp, scf::IfOp>(parent)) {
+          if (!sources.contains(parent->getResult(idx)))
+            return escape(v, parent);
           taint(parent->getResult(idx));
           if (auto loop = dyn_cast<scf::ForOp>(parent))
             taint(loop.getRegionIterArgs()[idx]);
           continue;
         }
       }
+      Operation *anchor = flowAnchor(user);
+      if (anchor != ret && !isa<GradOp, CountUnderflowOp>(anchor) &&
+          llvm::none_of(anchor->getResults(),
+                        [&](Value r) { return sources.contains(r); }))
+        return escape(v, anchor);
       for (Value r : user->getResults())
         taint(r);
       if (user->hasTrait<OpTrait::IsTerminator>())
@@ -256,11 +374,14 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       }
       break;
     case ArgRole::GrowthTracker:
+    case ArgRole::HysteresisTracker:
+    case ArgRole::ConsecutiveSkips:
+      // Counters are i32 (an f16 counter would stop at 2048 exact steps).
       if (!isScalarTensorOf(arg.getType(),
                             IntegerType::get(func.getContext(), 32))) {
         emitError(arg.getLoc())
-            << "growth_tracker argument #" << i << " must be tensor<i32>, got "
-            << arg.getType();
+            << stringifyArgRole(*parsed) << " argument #" << i
+            << " must be tensor<i32>, got " << arg.getType();
         ok = false;
       }
       break;
@@ -309,6 +430,14 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     }
     if (role && role.getValue() == "found_inf") {
       step.foundInfResult = r;
+      continue;
+    }
+    if (role && role.getValue() == kUnderflowCountRole) {
+      step.underflowCountResult = r;
+      continue;
+    }
+    if (role && role.getValue() == kUnderflowTotalRole) {
+      step.underflowTotalResult = r;
       continue;
     }
     if (!updates) {

@@ -85,12 +85,14 @@ static void lowerUnscaleAndCheck(RewriterBase &rewriter, UnscaleAndCheckOp op) {
   rewriter.replaceOp(op, unscaled);
 }
 
-/// PyTorch's `_amp_update_scale_` on scalars (shared REFERENCE.md).
+/// PyTorch's `_amp_update_scale_` on scalars with min/max clamps and
+/// hysteresis (shared REFERENCE.md; the rule is spelled out on the op).
 static void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   Value s = extractScalar(rewriter, loc, op.getScale());
   Value t = extractScalar(rewriter, loc, op.getGrowthTracker());
+  Value h = extractScalar(rewriter, loc, op.getHysteresisTracker());
   Value found = extractScalar(rewriter, loc, op.getFoundInf());
   auto f32 = [&](float v) {
     return arith::ConstantOp::create(rewriter, loc,
@@ -100,9 +102,25 @@ static void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
     return arith::ConstantOp::create(rewriter, loc,
                                      rewriter.getI32IntegerAttr(v));
   };
+  auto select = [&](Value c, Value a, Value b) {
+    return arith::SelectOp::create(rewriter, loc, c, a, b).getResult();
+  };
   Value zero = i32(0);
-  Value backedOff = arith::MulFOp::create(
-      rewriter, loc, s, f32(op.getBackoffFactor().convertToFloat()));
+  // Overflow: count it (saturating at N); back off once N are reached,
+  // never below min_scale.
+  Value n = i32(op.getHysteresis());
+  Value h1 = arith::MinSIOp::create(
+      rewriter, loc, arith::AddIOp::create(rewriter, loc, h, i32(1)), n);
+  Value backOff =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::sge, h1, n);
+  Value backedOff = arith::MaximumFOp::create(
+      rewriter, loc,
+      arith::MulFOp::create(rewriter, loc, s,
+                            f32(op.getBackoffFactor().convertToFloat())),
+      f32(op.getMinScale().convertToFloat()));
+  Value overflowScale = select(backOff, backedOff, s);
+  // Clean step: grow after growth_interval of them, only to a finite value,
+  // never above max_scale; growth refills the hysteresis.
   Value t1 = arith::AddIOp::create(rewriter, loc, t, i32(1));
   Value grow = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
                                      t1, i32(op.getGrowthInterval()));
@@ -112,15 +130,69 @@ static void lowerUpdateScale(RewriterBase &rewriter, UpdateScaleOp op) {
   Value finite = arith::CmpFOp::create(
       rewriter, loc, arith::CmpFPredicate::OLT, absCandidate,
       f32(std::numeric_limits<float>::infinity()));
-  Value grown = arith::SelectOp::create(rewriter, loc, finite, candidate, s);
-  Value cleanScale = arith::SelectOp::create(rewriter, loc, grow, grown, s);
-  Value cleanTracker = arith::SelectOp::create(rewriter, loc, grow, zero, t1);
-  Value newScale =
-      arith::SelectOp::create(rewriter, loc, found, backedOff, cleanScale);
-  Value newTracker =
-      arith::SelectOp::create(rewriter, loc, found, zero, cleanTracker);
+  Value capped = arith::MinimumFOp::create(
+      rewriter, loc, candidate, f32(op.getMaxScale().convertToFloat()));
+  Value grown = select(finite, capped, s);
+  Value cleanScale = select(grow, grown, s);
+  Value cleanTracker = select(grow, zero, t1);
+  Value cleanHysteresis = select(grow, zero, h);
+  Value newScale = select(found, overflowScale, cleanScale);
+  Value newTracker = select(found, zero, cleanTracker);
+  Value newHysteresis = select(found, h1, cleanHysteresis);
   rewriter.replaceOp(op, ValueRange{toTensor(rewriter, loc, newScale),
-                                    toTensor(rewriter, loc, newTracker)});
+                                    toTensor(rewriter, loc, newTracker),
+                                    toTensor(rewriter, loc, newHysteresis)});
+}
+
+/// One linalg.generic that reduces both counts over all elements: x is
+/// counted as non-zero when it is finite and != 0, as flushed when in
+/// addition |extf(truncf(x))| < smallest normal of the low-precision type.
+static void lowerCountUnderflow(RewriterBase &rewriter, CountUnderflowOp op) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto type = cast<RankedTensorType>(op.getValue().getType());
+  auto lowType = cast<FloatType>(op.getPrecision());
+  float smallestNormal =
+      lowType.isF16() ? 6.103515625e-05f : 1.1754943508222875e-38f;
+  auto countType = RankedTensorType::get({}, rewriter.getI64Type());
+  Value zeroCount = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(countType, int64_t(0)));
+  int64_t rank = type.getRank();
+  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
+  AffineMap scalar = AffineMap::get(rank, 0, rewriter.getContext());
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{countType, countType}, ValueRange{op.getValue()},
+      ValueRange{zeroCount, zeroCount},
+      ArrayRef<AffineMap>{id, scalar, scalar}, iters,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = args[0];
+        Value abs = math::AbsFOp::create(b, l, x);
+        auto f = [&](float v) {
+          return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
+        };
+        Value nonzero =
+            arith::AndIOp::create(
+                b, l,
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, abs,
+                                      f(0.0f)),
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, abs,
+                                      f(std::numeric_limits<float>::infinity())));
+        Value truncated =
+            arith::TruncFOp::create(b, l, Type(lowType), abs).getResult();
+        Value rounded =
+            arith::ExtFOp::create(b, l, b.getF32Type(), truncated).getResult();
+        Value tiny = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT,
+                                           rounded, f(smallestNormal));
+        Value flushed = arith::AndIOp::create(b, l, nonzero, tiny);
+        Value one = arith::ExtUIOp::create(b, l, b.getI64Type(), flushed);
+        Value nz = arith::ExtUIOp::create(b, l, b.getI64Type(), nonzero);
+        linalg::YieldOp::create(
+            b, l,
+            ValueRange{arith::AddIOp::create(b, l, args[1], one),
+                       arith::AddIOp::create(b, l, args[2], nz)});
+      });
+  rewriter.replaceOp(op, generic.getResults());
 }
 
 namespace {
@@ -129,7 +201,8 @@ struct LowerAmpToStandardPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<LossGradOp, GradOp, UnscaleAndCheckOp, UpdateScaleOp>(op))
+      if (isa<LossGradOp, GradOp, UnscaleAndCheckOp, UpdateScaleOp,
+              CountUnderflowOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
@@ -145,6 +218,8 @@ struct LowerAmpToStandardPass
         lowerUnscaleAndCheck(rewriter, check);
       } else if (auto update = dyn_cast<UpdateScaleOp>(op)) {
         lowerUpdateScale(rewriter, update);
+      } else if (auto count = dyn_cast<CountUnderflowOp>(op)) {
+        lowerCountUnderflow(rewriter, count);
       }
     }
   }

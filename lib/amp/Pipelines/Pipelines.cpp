@@ -46,6 +46,11 @@ void mlir::amp::addLossScaling(OpPassManager &pm,
   scaling.growthInterval = options.growthInterval;
   scaling.growthFactor = options.growthFactor;
   scaling.backoffFactor = options.backoffFactor;
+  scaling.hysteresis = options.hysteresis;
+  scaling.minScale = options.minScale;
+  scaling.maxScale = options.maxScale;
+  // Picks auto's mode and rejects loss scaling with bf16.
+  scaling.precision = options.precision;
   pm.addPass(createLossScaling(scaling));
 }
 
@@ -57,6 +62,13 @@ void mlir::amp::buildMixedPrecisionPipeline(
   // little changes inside the (large) scf.if afterwards.
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
+  if (options.underflowStats) {
+    // Before loss scaling, which consumes the seed the backward is found by.
+    InstrumentUnderflowOptions instrument;
+    instrument.precision =
+        options.precision == "bf16" ? std::string("bf16") : std::string("f16");
+    pm.addPass(createInstrumentUnderflow(instrument));
+  }
   addLossScaling(pm, options);
   pm.addPass(createCSEPass());
 }

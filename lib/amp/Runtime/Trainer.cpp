@@ -9,6 +9,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
@@ -181,6 +182,10 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
   mp.lossScale = o.lossScale;
   mp.initScale = o.initScale;
   mp.growthInterval = o.growthInterval;
+  mp.hysteresis = o.hysteresis;
+  mp.minScale = o.minScale;
+  mp.maxScale = o.maxScale;
+  mp.underflowStats = o.underflowStats;
   if (llvm::Error err = runPipeline(
           *work, [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
           "amp-mixed-precision"))
@@ -270,6 +275,8 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
                        llvm::Twine(testSet.numClasses) + " classes");
   }
   std::optional<unsigned> scaleArg = step->argWithRole(ArgRole::LossScale);
+  std::optional<unsigned> skipsArg =
+      step->argWithRole(ArgRole::ConsecutiveSkips);
 
   // 3. Lower and JIT-compile. The func ops are replaced by LLVM functions:
   //    from here on only the values read above are used.
@@ -300,7 +307,10 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
                                                  llvm::sys::fs::OF_Text);
     if (ec)
       return makeError("cannot write " + o.csvPath + ": " + ec.message());
-    *csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms\n";
+    *csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
+         << (step->underflowCountResult ? ",underflow_flushed,underflow_total"
+                                        : "")
+         << "\n";
   }
 
   // 5. The training loop.
@@ -348,6 +358,13 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         ++result.skippedSteps;
         ++skippedThisEpoch;
       }
+      int64_t flushed = 0, inspected = 0;
+      if (step->underflowCountResult && step->underflowTotalResult) {
+        flushed = results[*step->underflowCountResult]->as<int64_t>()[0];
+        inspected = results[*step->underflowTotalResult]->as<int64_t>()[0];
+        result.underflowFlushed += flushed;
+        result.underflowTotal += inspected;
+      }
       if (std::isfinite(loss)) {
         lossSum += loss;
         ++lossCount;
@@ -359,7 +376,32 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         *csv << result.name << "," << result.steps << "," << epoch << ","
              << llvm::format("%.6g", loss) << ","
              << llvm::format("%.6g", scaleUsed) << "," << (foundInf ? 1 : 0)
-             << "," << llvm::format("%.4f", ms) << "\n";
+             << "," << llvm::format("%.4f", ms);
+      if (csv && step->underflowCountResult)
+        *csv << "," << flushed << "," << inspected;
+      if (csv)
+        *csv << "\n";
+      // Scale collapse (shared REFERENCE.md): stop, say why, fail the run.
+      if (!std::isfinite(loss))
+        return makeError(
+            "step " + llvm::Twine(result.steps) + " (epoch " +
+            llvm::Twine(epoch) + "): the loss itself is non-finite (" +
+            llvm::Twine(std::isnan(loss) ? "NaN" : "inf") +
+            "): the forward pass overflowed, which does not depend on the "
+            "loss scale, so backing off cannot help; stopping (check the "
+            "input, the learning rate and which ops run in " +
+            o.precision + ")");
+      if (foundInf && scaleArg && scaleUsed <= static_cast<float>(o.minScale)) {
+        int32_t skips =
+            skipsArg ? args[*skipsArg]->as<int32_t>()[0] : 0; // carried
+        return makeError(
+            "step " + llvm::Twine(result.steps) + " (epoch " +
+            llvm::Twine(epoch) + "): the loss scale is at its floor (" +
+            llvm::formatv("{0}", o.minScale).str() +
+            ", --min-scale) and the gradients still overflow (" +
+            llvm::Twine(skips) +
+            " consecutive skipped steps): backing off cannot help; stopping");
+      }
     }
     result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
     if (scaleArg)
@@ -408,6 +450,13 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         log << ", loss scale " << llvm::format("%g", result.finalLossScale);
       if (step->foundInfResult)
         log << ", skipped " << skippedThisEpoch;
+      if (step->underflowCountResult && result.underflowTotal > 0)
+        log << ", backward flushed "
+            << llvm::format("%.3f%%", 100.0 *
+                                          static_cast<double>(
+                                              result.underflowFlushed) /
+                                          static_cast<double>(
+                                              result.underflowTotal));
       log << ", " << llvm::format("%.2f", stepMsTotal / result.steps)
           << " ms/step\n";
       log.flush();

@@ -38,6 +38,9 @@ struct ScalingConfig {
   int growthInterval;
   double growthFactor;
   double backoffFactor;
+  int hysteresis;
+  double minScale;
+  double maxScale;
 };
 
 } // namespace
@@ -94,21 +97,33 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
   auto i32Tensor = RankedTensorType::get({}, rewriter.getI32Type());
 
   // 1. The loss scale S and 1/S at function entry.
-  Value scale, growthTracker, invScale;
-  std::optional<unsigned> scaleArg, trackerArg;
+  Value scale, growthTracker, hysteresisTracker, invScale;
+  std::optional<unsigned> scaleArg, trackerArg, hysteresisArg;
   rewriter.setInsertionPointToStart(&entry);
+  // The state lives in the signature, never in low precision: the scale in
+  // f32, the counters in i32. Appended in this order:
+  // dynamic: loss_scale, growth_tracker, hysteresis_tracker,
+  // consecutive_skips; static: consecutive_skips.
+  auto appendArg = [&](Type type, StringRef role) -> FailureOr<unsigned> {
+    unsigned idx = func.getNumArguments();
+    if (failed(func.insertArgument(idx, type,
+                                   roleAttrs(ctx, role, std::nullopt), loc)))
+      return emitError(func.getLoc(), "cannot add the ")
+             << role << " argument";
+    return idx;
+  };
   if (cfg.mode == ScaleMode::Dynamic) {
-    scaleArg = func.getNumArguments();
-    trackerArg = *scaleArg + 1;
-    if (failed(func.insertArgument(*scaleArg, f32Tensor,
-                                   roleAttrs(ctx, "loss_scale", std::nullopt),
-                                   loc)) ||
-        failed(func.insertArgument(
-            *trackerArg, i32Tensor,
-            roleAttrs(ctx, "growth_tracker", std::nullopt), loc)))
-      return emitError(func.getLoc(), "cannot add the loss-scale arguments");
+    FailureOr<unsigned> sArg = appendArg(f32Tensor, "loss_scale");
+    FailureOr<unsigned> tArg = appendArg(i32Tensor, "growth_tracker");
+    FailureOr<unsigned> hArg = appendArg(i32Tensor, "hysteresis_tracker");
+    if (failed(sArg) || failed(tArg) || failed(hArg))
+      return failure();
+    scaleArg = *sArg;
+    trackerArg = *tArg;
+    hysteresisArg = *hArg;
     scale = func.getArgument(*scaleArg);
     growthTracker = func.getArgument(*trackerArg);
+    hysteresisTracker = func.getArgument(*hysteresisArg);
     // inv_scale = 1/S computed in f64 and rounded to f32, as PyTorch's
     // GradScaler (`scale.double().reciprocal().float()`).
     Value s = tensor::ExtractOp::create(rewriter, loc, scale, ValueRange{});
@@ -128,6 +143,11 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
         DenseElementsAttr::get(f32Tensor,
                                static_cast<float>(1.0 / cfg.initScale)));
   }
+
+  FailureOr<unsigned> skipsArg = appendArg(i32Tensor, "consecutive_skips");
+  if (failed(skipsArg))
+    return failure();
+  Value consecutiveSkips = func.getArgument(*skipsArg);
 
   // 2. The backward seed becomes S.
   rewriter.replaceOp(step.lossGrad, scale);
@@ -217,28 +237,48 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
       terminator->setOperand(step.updateOfArg[a], v);
   });
 
-  // 5. The new scale state and found_inf become results.
-  unsigned numResults = func.getNumResults();
+  // 5. The new state and found_inf become results, in the order of the
+  //    arguments, found_inf last.
+  auto appendResult = [&](Value v, StringRef role,
+                          std::optional<unsigned> updates) -> LogicalResult {
+    unsigned idx = func.getNumResults();
+    terminator->insertOperands(terminator->getNumOperands(), {v});
+    if (failed(func.insertResult(idx, v.getType(),
+                                 roleAttrs(ctx, role, updates))))
+      return emitError(func.getLoc(), "cannot add the ")
+             << role << " result";
+    return success();
+  };
   if (cfg.mode == ScaleMode::Dynamic) {
     auto update = UpdateScaleOp::create(
-        rewriter, loc, scale, growthTracker, foundInfTensor,
+        rewriter, loc, scale, growthTracker, hysteresisTracker, foundInfTensor,
         rewriter.getF32FloatAttr(cfg.growthFactor),
         rewriter.getF32FloatAttr(cfg.backoffFactor),
-        rewriter.getI32IntegerAttr(cfg.growthInterval));
-    terminator->insertOperands(
-        terminator->getNumOperands(),
-        {update.getNewScale(), update.getNewGrowthTracker()});
-    if (failed(func.insertResult(numResults, f32Tensor,
-                                 roleAttrs(ctx, "loss_scale", scaleArg))) ||
-        failed(func.insertResult(numResults + 1, i32Tensor,
-                                 roleAttrs(ctx, "growth_tracker", trackerArg))))
-      return emitError(func.getLoc(), "cannot add the loss-scale results");
-    numResults += 2;
+        rewriter.getI32IntegerAttr(cfg.growthInterval),
+        rewriter.getI32IntegerAttr(cfg.hysteresis),
+        rewriter.getF32FloatAttr(cfg.minScale),
+        rewriter.getF32FloatAttr(cfg.maxScale));
+    if (failed(appendResult(update.getNewScale(), "loss_scale", scaleArg)) ||
+        failed(appendResult(update.getNewGrowthTracker(), "growth_tracker",
+                            trackerArg)) ||
+        failed(appendResult(update.getNewHysteresisTracker(),
+                            "hysteresis_tracker", hysteresisArg)))
+      return failure();
   }
-  terminator->insertOperands(terminator->getNumOperands(), {foundInfTensor});
-  if (failed(func.insertResult(numResults, foundInfTensor.getType(),
-                               roleAttrs(ctx, "found_inf", std::nullopt))))
-    return emitError(func.getLoc(), "cannot add the found_inf result");
+  // consecutive_skips' = found_inf ? consecutive_skips + 1 : 0.
+  Value skips =
+      tensor::ExtractOp::create(rewriter, loc, consecutiveSkips, ValueRange{});
+  Value one =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(1));
+  Value zero =
+      arith::ConstantOp::create(rewriter, loc, rewriter.getI32IntegerAttr(0));
+  Value newSkips = arith::SelectOp::create(
+      rewriter, loc, foundInf, arith::AddIOp::create(rewriter, loc, skips, one),
+      zero);
+  if (failed(appendResult(scalarTensor(rewriter, loc, newSkips),
+                          "consecutive_skips", *skipsArg)) ||
+      failed(appendResult(foundInfTensor, "found_inf", std::nullopt)))
+    return failure();
   return success();
 }
 
@@ -248,17 +288,55 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ScalingConfig cfg{ScaleMode::None, initScale, growthInterval, growthFactor,
-                      backoffFactor};
-    if (mode == "dynamic")
+    ScalingConfig cfg{ScaleMode::None, initScale, growthInterval,
+                      growthFactor,    backoffFactor, hysteresis,
+                      minScale,        maxScale};
+    if (precision != "f16" && precision != "bf16" && precision != "f32") {
+      emitError(module.getLoc(),
+                "amp-loss-scaling: precision must be f16, bf16 or f32, got '")
+          << precision << "'";
+      return signalPassFailure();
+    }
+    // auto: loss scaling where it is needed, i.e. for fp16 only.
+    std::string resolved = mode;
+    if (mode == "auto")
+      resolved = precision == "f16" ? "dynamic" : "none";
+    if (resolved == "dynamic")
       cfg.mode = ScaleMode::Dynamic;
-    else if (mode == "static")
+    else if (resolved == "static")
       cfg.mode = ScaleMode::Static;
-    else if (mode != "none") {
+    else if (resolved != "none") {
       emitError(module.getLoc(),
                 "amp-loss-scaling: mode (loss-scale in "
-                "amp-mixed-precision) must be dynamic, static or none, got '")
+                "amp-mixed-precision) must be auto, dynamic, static or none, "
+                "got '")
           << mode << "'";
+      return signalPassFailure();
+    }
+    if (precision == "bf16" && cfg.mode != ScaleMode::None) {
+      emitError(module.getLoc(), "amp-loss-scaling: loss-scale=")
+          << resolved
+          << " with precision=bf16: bf16 has fp32's exponent range (8 "
+             "exponent bits, smallest normal ~1.2e-38), so gradients do not "
+             "underflow and loss scaling only costs a check and skipped "
+             "steps; PyTorch's GradScaler is for fp16 only (shared "
+             "REFERENCE.md). Use loss-scale=none or auto with bf16";
+      return signalPassFailure();
+    }
+    if (hysteresis < 1) {
+      emitError(module.getLoc(),
+                "amp-loss-scaling: hysteresis must be >= 1 overflowing "
+                "step (1: back off on every overflow, as PyTorch), got ")
+          << static_cast<int>(hysteresis);
+      return signalPassFailure();
+    }
+    if (!(minScale > 0.0) || !(minScale <= maxScale) ||
+        !std::isfinite(static_cast<float>(maxScale)) ||
+        static_cast<float>(minScale) == 0.0f) {
+      emitError(module.getLoc(),
+                "amp-loss-scaling: need 0 < min-scale <= max-scale, both "
+                "finite non-zero fp32 values, got min-scale = ")
+          << minScale << " and max-scale = " << maxScale;
       return signalPassFailure();
     }
     if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale))) {
@@ -274,6 +352,13 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
       emitError(module.getLoc(),
                 "amp-loss-scaling: need growth-interval >= 1, "
                 "growth-factor > 1 and 0 < backoff-factor < 1");
+      return signalPassFailure();
+    }
+    if (cfg.mode == ScaleMode::Dynamic &&
+        (initScale < minScale || initScale > maxScale)) {
+      emitError(module.getLoc(), "amp-loss-scaling: init-scale ")
+          << initScale << " lies outside [min-scale, max-scale] = ["
+          << minScale << ", " << maxScale << "]";
       return signalPassFailure();
     }
     if (cfg.mode == ScaleMode::None)

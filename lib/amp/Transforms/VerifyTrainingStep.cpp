@@ -23,7 +23,8 @@ struct VerifyTrainingStepPass
         bool scaled =
             llvm::any_of(llvm::seq(func.getNumArguments()), [&](unsigned i) {
               auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
-              return role && role.getValue() == "loss_scale";
+              return role && (role.getValue() == "loss_scale" ||
+                              role.getValue() == "consecutive_skips");
             });
         ok &= succeeded(TrainingStep::analyze(func, !scaled));
       }

@@ -37,20 +37,30 @@ func.func @unscale_and_check_single(%g: tensor<f32>, %inv: tensor<f32>)
 }
 
 // CHECK-LABEL: func @update_scale
-func.func @update_scale(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>)
-    -> (tensor<f32>, tensor<i32>) {
-  // CHECK: amp.update_scale %{{.*}}, %{{.*}}, %{{.*}} {backoff_factor = 2.500000e-01 : f32, growth_factor = 4.000000e+00 : f32, growth_interval = 100 : i32} : tensor<f32>, tensor<i32>, tensor<i1>
-  %s1, %t1 = amp.update_scale %s, %t, %f
+func.func @update_scale(%s: tensor<f32>, %t: tensor<i32>, %h: tensor<i32>, %f: tensor<i1>)
+    -> (tensor<f32>, tensor<i32>, tensor<i32>) {
+  // CHECK: amp.update_scale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {backoff_factor = 2.500000e-01 : f32, growth_factor = 4.000000e+00 : f32, growth_interval = 100 : i32, hysteresis = 3 : i32, max_scale = 6.553600e+04 : f32, min_scale = 1.000000e+00 : f32} : tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
+  %s1, %t1, %h1 = amp.update_scale %s, %t, %h, %f
       {growth_factor = 4.0 : f32, backoff_factor = 0.25 : f32,
-       growth_interval = 100 : i32} : tensor<f32>, tensor<i32>, tensor<i1>
-  return %s1, %t1 : tensor<f32>, tensor<i32>
+       growth_interval = 100 : i32, hysteresis = 3 : i32,
+       min_scale = 1.0 : f32, max_scale = 65536.0 : f32}
+      : tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
+  return %s1, %t1, %h1 : tensor<f32>, tensor<i32>, tensor<i32>
 }
 
-// Defaults (growth 2, backoff 0.5, interval 2000) are not printed.
+// Defaults (growth 2, backoff 0.5, interval 2000, hysteresis 1, clamps
+// 2^-24 and 2^24) are not printed.
 // CHECK-LABEL: func @update_scale_defaults
-func.func @update_scale_defaults(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<i1>)
-    -> (tensor<f32>, tensor<i32>) {
-  // CHECK: amp.update_scale %{{.*}}, %{{.*}}, %{{.*}} : tensor<f32>, tensor<i32>, tensor<i1>
-  %s1, %t1 = amp.update_scale %s, %t, %f : tensor<f32>, tensor<i32>, tensor<i1>
-  return %s1, %t1 : tensor<f32>, tensor<i32>
+func.func @update_scale_defaults(%s: tensor<f32>, %t: tensor<i32>, %h: tensor<i32>, %f: tensor<i1>)
+    -> (tensor<f32>, tensor<i32>, tensor<i32>) {
+  // CHECK: amp.update_scale %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
+  %s1, %t1, %h1 = amp.update_scale %s, %t, %h, %f : tensor<f32>, tensor<i32>, tensor<i32>, tensor<i1>
+  return %s1, %t1, %h1 : tensor<f32>, tensor<i32>, tensor<i32>
+}
+
+// CHECK-LABEL: func @count_underflow
+func.func @count_underflow(%v: tensor<2x3xf32>) -> (tensor<i64>, tensor<i64>) {
+  // CHECK: amp.count_underflow %{{.*}} {precision = bf16} : tensor<2x3xf32>
+  %n, %t = amp.count_underflow %v {precision = bf16} : tensor<2x3xf32>
+  return %n, %t : tensor<i64>, tensor<i64>
 }

@@ -5,6 +5,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::amp;
 
@@ -103,6 +105,26 @@ LogicalResult UpdateScaleOp::verify() {
   if (getGrowthInterval() < 1)
     return emitOpError("growth_interval must be >= 1 step, got ")
            << getGrowthInterval();
+  if (getHysteresis() < 1)
+    return emitOpError("hysteresis must be >= 1 overflowing step, got ")
+           << getHysteresis();
+  float minScale = getMinScale().convertToFloat();
+  float maxScale = getMaxScale().convertToFloat();
+  if (!(minScale > 0.0f) || !std::isfinite(maxScale) || !(minScale <= maxScale))
+    return emitOpError("needs 0 < min_scale <= max_scale < inf, got min_scale "
+                       "= ")
+           << minScale << " and max_scale = " << maxScale;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CountUnderflowOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CountUnderflowOp::verify() {
+  Type p = getPrecision();
+  if (!p.isF16() && !p.isBF16())
+    return emitOpError("precision must be f16 or bf16, got ") << p;
   return success();
 }
 
