@@ -12,7 +12,7 @@
 // MODE: error: amp-loss-scaling: mode (loss-scale in amp-mixed-precision) must be auto, dynamic, static or none, got 'sometimes'
 // HYST: error: amp-loss-scaling: hysteresis must be >= 1 overflowing step (1: back off on every overflow, as PyTorch), got 0
 // CLAMPS: error: amp-loss-scaling: need 0 < min-scale <= max-scale, both finite non-zero fp32 values
-// RANGE: error: amp-loss-scaling: init-scale 65536 lies outside [min-scale, max-scale] = [5.96046e-08, 1024]
+// RANGE: error: amp-loss-scaling: init-scale 6.553600e+04 lies outside [min-scale, max-scale] = [5.960464e-08, 1.024000e+03]
 // PREC: error: amp-loss-scaling: precision must be f16, bf16 or f32, got 'f8'
 // INIT: error: amp-loss-scaling: init-scale must be a finite fp32 value > 0
 // FACTORS: error: amp-loss-scaling: need growth-interval >= 1, growth-factor > 1 and 0 < backoff-factor < 1
