@@ -9,11 +9,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <random>
@@ -27,6 +27,13 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 }
 
 using TensorPtr = std::unique_ptr<HostTensor>;
+
+/// A scale as printf's %g writes it (1, 0.5, 5.96046e-08).
+static std::string formatScale(double scale) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", scale);
+  return text;
+}
 
 /// "file:line:col" for file locations (also inside fused/name locations),
 /// MLIR's own printing otherwise.
@@ -397,7 +404,7 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         return makeError(
             "step " + llvm::Twine(result.steps) + " (epoch " +
             llvm::Twine(epoch) + "): the loss scale is at its floor (" +
-            llvm::formatv("{0}", o.minScale).str() +
+            formatScale(o.minScale) +
             ", --min-scale) and the gradients still overflow (" +
             llvm::Twine(skips) +
             " consecutive skipped steps): backing off cannot help; stopping");

@@ -1,0 +1,20 @@
+// Scale collapse is reported, not trained through silently (shared
+// REFERENCE.md, "Failure modes"): amp-run stops with a message naming the
+// cause and exits non-zero.
+//
+// Gradients overflow at every scale: 4 -> 2 -> 1 = the floor; the step at
+// the floor still overflows.
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --init-scale=4 --min-scale=1 --max-steps=20 > %t.floor.out 2> %t.floor.err
+// RUN: FileCheck %s --check-prefix=FLOOR < %t.floor.err
+// FLOOR: amp-run: run f32+dynamic: step 3 (epoch 1): the loss scale is at its floor (1, --min-scale) and the gradients still overflow (3 consecutive skipped steps): backing off cannot help; stopping
+//
+// The same with hysteresis 2 (Megatron's rule): the first back-off comes at
+// the second overflow (4 -> 2), the next at once (the hysteresis refills
+// only when the scale grows), so the step at the floor is step 4.
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f16+dynamic --init-scale=4 --min-scale=1 --hysteresis=2 --max-steps=20 2>&1 | FileCheck %s --check-prefix=HYST
+// HYST: step 4 (epoch 1): the loss scale is at its floor (1, --min-scale) and the gradients still overflow (4 consecutive skipped steps)
+//
+// A non-finite loss does not depend on S: stop at once, whatever the mode.
+// RUN: not amp-run %S/Inputs/nonfinite-loss.mlir --run=f16+dynamic --max-steps=20 2>&1 | FileCheck %s --check-prefix=LOSS
+// RUN: not amp-run %S/Inputs/nonfinite-loss.mlir --run=f32 --max-steps=20 2>&1 | FileCheck %s --check-prefix=LOSS
+// LOSS: step 1 (epoch 1): the loss itself is non-finite (inf): the forward pass overflowed, which does not depend on the loss scale, so backing off cannot help; stopping
