@@ -80,3 +80,27 @@ module {
     return %a : tensor<4xf32>
   }
 }
+
+// -----
+
+// The contract check at the start of the pass rejects a clip factor
+// computed from the raw (scaled) gradient.
+func.func @clip_on_raw_gradient(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{this op uses a value derived from the backward seed (multiplied by the loss scale S under loss scaling) outside the backward}}
+  %n = tensor.extract %dw[%c0] : tensor<4xf32>
+  %ns = tensor.splat %n : tensor<4xf32>
+  %cg = arith.divf %g, %ns : tensor<4xf32>
+  %w1 = arith.subf %w, %cg : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}

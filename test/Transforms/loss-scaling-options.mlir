@@ -16,6 +16,24 @@
 // PREC: error: amp-loss-scaling: precision must be f16, bf16 or f32, got 'f8'
 // INIT: error: amp-loss-scaling: init-scale must be a finite fp32 value > 0
 // FACTORS: error: amp-loss-scaling: need growth-interval >= 1, growth-factor > 1 and 0 < backoff-factor < 1
+// Loss scaling with bf16 is a user error in the pass, the pipeline and so
+// the embedding API (they share the pass); auto (the default) picks none.
+// RUN: not amp-opt %s "-amp-loss-scaling=mode=dynamic precision=bf16" 2>&1 | FileCheck %s --check-prefix=BF16
+// RUN: not amp-opt %s "-amp-loss-scaling=mode=static precision=bf16" 2>&1 | FileCheck %s --check-prefix=BF16S
+// RUN: not amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir "--amp-mixed-precision=precision=bf16 loss-scale=dynamic" 2>&1 | FileCheck %s --check-prefix=BF16
+// BF16: error: amp-loss-scaling: loss-scale=dynamic with precision=bf16: bf16 has fp32's exponent range (8 exponent bits, smallest normal ~1.2e-38), so gradients do not underflow and loss scaling only costs a check and skipped steps; PyTorch's GradScaler is for fp16 only (shared REFERENCE.md). Use loss-scale=none or auto with bf16
+// BF16S: error: amp-loss-scaling: loss-scale=static with precision=bf16
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir "--amp-mixed-precision=precision=bf16" | FileCheck %s --check-prefix=AUTOBF16
+// AUTOBF16-LABEL: func.func @train_step
+// AUTOBF16-NOT: loss_scale
+// AUTOBF16-NOT: found_inf
+// AUTOBF16: arith.truncf %arg0 : tensor<784x256xf32> to tensor<784x256xbf16>
+// AUTOBF16-NOT: amp.unscale_and_check
+// AUTOBF16-NOT: scf.if
+// AUTOBF16-LABEL: func.func @eval_step
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir "--amp-mixed-precision=precision=f16" | FileCheck %s --check-prefix=AUTOF16
+// AUTOF16: amp.role = "loss_scale"
+// AUTOF16: amp.update_scale
 func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>
 }

@@ -5,6 +5,19 @@
 // RUN: amp-opt %s -amp-loss-scaling | FileCheck %s
 // Accumulating into a fresh tensor per iteration also lowers.
 // RUN: amp-opt %s --amp-mixed-precision --amp-lower-to-llvm | FileCheck %s --check-prefix=LLVM
+// With f16 autocast the accumulators stay f32 and the scale state is
+// updated once, after the loop (not once per micro-batch).
+// RUN: amp-opt %s --amp-mixed-precision=precision=f16 | FileCheck %s --check-prefix=F16
+// F16-LABEL: func.func @micro_batches
+// F16: scf.for {{.*}} iter_args({{.*}}) -> (tensor<4xf32>, tensor<f32>)
+// F16-NOT: amp.update_scale
+// F16-NOT: amp.unscale_and_check
+// F16: scf.yield {{.*}} : tensor<4xf32>, tensor<f32>
+// F16: amp.unscale_and_check
+// F16-NOT: amp.unscale_and_check
+// F16: scf.if
+// F16: amp.update_scale
+// F16-NOT: amp.update_scale
 // VERIFY-LABEL: func.func @micro_batches
 // LLVM: llvm.func @micro_batches
 

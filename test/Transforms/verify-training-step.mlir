@@ -402,3 +402,129 @@ func.func @loop_result_bypass(%w: tensor<4xf32> {amp.role = "param"},
   %g = amp.grad %r, %w : tensor<4xf32>
   return %loss, %r : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// Clip before unscale (shared REFERENCE.md, failure modes): the global norm
+// is taken over the raw gradient, still multiplied by S under loss scaling,
+// so the threshold would become max_norm / S. Rejected at the norm.
+#v = affine_map<(i) -> (i)>
+#r = affine_map<(i) -> ()>
+func.func @clip_before_unscale(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<f32>
+  // expected-error @+1 {{this op uses a value derived from the backward seed (multiplied by the loss scale S under loss scaling) outside the backward that computes the amp.grad gradients; the update, gradient norms and clipping must use the results of `amp.grad`}}
+  %n2 = linalg.generic {indexing_maps = [#v, #r], iterator_types = ["reduction"]}
+      ins(%dw : tensor<4xf32>) outs(%zero : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %p = arith.mulf %a, %a : f32
+    %q = arith.addf %p, %acc : f32
+    linalg.yield %q : f32
+  } -> tensor<f32>
+  %n2s = tensor.extract %n2[] : tensor<f32>
+  %n = math.sqrt %n2s : f32
+  %one = arith.constant 1.0 : f32
+  %q = arith.divf %one, %n : f32
+  %c = arith.minimumf %q, %one : f32
+  %cs = tensor.splat %c : tensor<4xf32>
+  %cg = arith.mulf %g, %cs : tensor<4xf32>
+  %w1 = arith.subf %w, %cg : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// The seed itself used outside the backward (here: folded into the loss
+// result); under loss scaling it is S.
+func.func @seed_outside_backward(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  // expected-error @+1 {{this op uses amp.loss_grad (the backward seed) outside the backward that computes the amp.grad gradients}}
+  %l2 = arith.mulf %loss, %seed : tensor<f32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %l2, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A micro-batch accumulator of scaled gradients in f16 loses small
+// contributions and overflows with S: accumulators must be f32.
+func.func @f16_accumulator(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %z = arith.constant dense<0.0> : tensor<4xf16>
+  // expected-error @+1 {{micro-batch accumulator #0 of scaled gradients has type 'tensor<4xf16>'; accumulate gradients in f32}}
+  %r = scf.for %i = %c0 to %c2 step %c1 iter_args(%acc = %z) -> tensor<4xf16> {
+    %seed = amp.loss_grad %loss : tensor<f32>
+    %s = tensor.extract %seed[] : tensor<f32>
+    %dw = tensor.splat %s : tensor<4xf32>
+    %dh = arith.truncf %dw : tensor<4xf32> to tensor<4xf16>
+    %a = arith.addf %acc, %dh : tensor<4xf16>
+    scf.yield %a : tensor<4xf16>
+  }
+  %r32 = arith.extf %r : tensor<4xf16> to tensor<4xf32>
+  %g = amp.grad %r32, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A gradient norm over amp.grad results (clip after unscale) and a second
+// use of a backward value inside the backward are fine; so is the
+// amp.count_underflow observer.
+#v2 = affine_map<(i) -> (i)>
+#r2 = affine_map<(i) -> ()>
+func.func @clip_after_unscale(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %d = tensor.splat %s : tensor<4xf32>
+  %dw = arith.addf %d, %d : tensor<4xf32>
+  %n0, %n1 = amp.count_underflow %dw {precision = f16} : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %zero = arith.constant dense<0.0> : tensor<f32>
+  %n2 = linalg.generic {indexing_maps = [#v2, #r2], iterator_types = ["reduction"]}
+      ins(%g : tensor<4xf32>) outs(%zero : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %p = arith.mulf %a, %a : f32
+    %q = arith.addf %p, %acc : f32
+    linalg.yield %q : f32
+  } -> tensor<f32>
+  %n2s = tensor.extract %n2[] : tensor<f32>
+  %n = math.sqrt %n2s : f32
+  %one = arith.constant 1.0 : f32
+  %q = arith.divf %one, %n : f32
+  %c = arith.minimumf %q, %one : f32
+  %cs = tensor.splat %c : tensor<4xf32>
+  %cg = arith.mulf %g, %cs : tensor<4xf32>
+  %w1 = arith.subf %w, %cg : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}

@@ -181,6 +181,19 @@ static llvm::DenseSet<Value> gradientSources(TrainingStep &step) {
 /// a micro-batch loop beside the scaled gradients stays clean. Any other op
 /// is conservative: a tainted operand taints all its results, and a value
 /// leaving another op's region taints all results of that op.
+/// A loop-carried value of the backward (a micro-batch accumulator of
+/// scaled gradients) must be f32.
+static LogicalResult checkAccumulator(scf::ForOp loop, unsigned k) {
+  auto accType = dyn_cast<ShapedType>(loop.getRegionIterArgs()[k].getType());
+  if (accType && isa<FloatType>(accType.getElementType()) &&
+      !accType.getElementType().isF32())
+    return loop.emitError("micro-batch accumulator #")
+           << k << " of scaled gradients has type " << accType
+           << "; accumulate gradients in f32 (a low-precision accumulator "
+              "loses small contributions and overflows with the loss scale)";
+  return success();
+}
+
 static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
   llvm::DenseSet<Value> sources = gradientSources(step);
   llvm::DenseSet<Value> tainted;
@@ -240,15 +253,8 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
         unsigned k = idx - loop.getNumControlOperands();
         if (!sources.contains(loop->getResult(k)))
           return escape(v, loop);
-        auto accType =
-            dyn_cast<ShapedType>(loop.getRegionIterArgs()[k].getType());
-        if (accType && isa<FloatType>(accType.getElementType()) &&
-            !accType.getElementType().isF32())
-          return loop.emitError("micro-batch accumulator #")
-                 << k << " of scaled gradients has type " << accType
-                 << "; accumulate gradients in f32 (a low-precision "
-                    "accumulator loses small contributions and overflows "
-                    "with the loss scale)";
+        if (failed(checkAccumulator(loop, k)))
+          return failure();
         taint(loop.getRegionIterArgs()[k]);
         taint(loop->getResult(k));
         continue;
@@ -261,8 +267,11 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
           if (!sources.contains(parent->getResult(idx)))
             return escape(v, parent);
           taint(parent->getResult(idx));
-          if (auto loop = dyn_cast<scf::ForOp>(parent))
+          if (auto loop = dyn_cast<scf::ForOp>(parent)) {
+            if (failed(checkAccumulator(loop, idx)))
+              return failure();
             taint(loop.getRegionIterArgs()[idx]);
+          }
           continue;
         }
       }

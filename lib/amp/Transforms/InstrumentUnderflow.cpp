@@ -45,7 +45,9 @@ static LogicalResult instrumentStep(func::FuncOp func, Type lowType) {
   Value total = flushed;
   for (Value v : step->backwardValues) {
     auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type || !type.getElementType().isF32())
+    // The seed itself (1 or S) is not a gradient value.
+    if (!type || !type.getElementType().isF32() ||
+        v == step->lossGrad.getResult())
       continue;
     Block *owner = isa<BlockArgument>(v) ? cast<BlockArgument>(v).getOwner()
                                          : v.getDefiningOp()->getBlock();
