@@ -117,11 +117,11 @@ int main(int argc, char **argv) {
           "llvm.func: " + std::to_string(count(*module, "llvm.func")));
   }
 
-  // 3. The passes one by one: bf16 autocast, static loss scaling.
+  // 3. The passes one by one: f16 autocast, static loss scaling.
   {
     OwningOpRef<ModuleOp> m = parse();
     amp::MixedPrecisionConfig config;
-    config.precision = "bf16";
+    config.precision = "f16";
     config.lossScale = "static";
     config.initScale = 1024;
     PassManager pm(&context);
@@ -147,6 +147,24 @@ int main(int argc, char **argv) {
     amp::addMixedPrecisionPipeline(pm, config);
     check(failed(pm.run(*m)) && !message.empty(),
           "invalid loss-scale fails: " + message);
+  }
+
+  // 5. Loss scaling with bf16 is rejected (bf16 has fp32's exponent range).
+  {
+    OwningOpRef<ModuleOp> m = parse();
+    amp::MixedPrecisionConfig config;
+    config.precision = "bf16";
+    config.lossScale = "dynamic";
+    std::string message;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+      message = diag.str();
+      return success();
+    });
+    PassManager pm(&context);
+    amp::addMixedPrecisionPipeline(pm, config);
+    check(failed(pm.run(*m)) &&
+              message.find("precision=bf16") != std::string::npos,
+          "bf16 + dynamic loss scaling fails: " + message);
   }
 
   llvm::outs() << (failures ? "FAILED" : "PASSED") << " (" << failures
