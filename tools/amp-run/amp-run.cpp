@@ -224,9 +224,9 @@ int main(int argc, char **argv) {
       llvm::outs() << llvm::format(
           "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
           (long long)r.underflowFlushed, (long long)r.underflowTotal,
-          r.underflowTotal ? 100.0 * double(r.underflowFlushed) /
-                                 double(r.underflowTotal)
-                           : 0.0);
+          r.underflowTotal
+              ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
+              : 0.0);
   }
   return 0;
 }

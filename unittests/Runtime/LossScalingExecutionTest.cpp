@@ -27,8 +27,8 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <string>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -131,8 +131,8 @@ struct StepConfig {
 /// function type before lowering.
 class CompiledStep {
 public:
-  static std::unique_ptr<CompiledStep>
-  create(const StepConfig &cfg, const char *source = kTinyStep) {
+  static std::unique_ptr<CompiledStep> create(const StepConfig &cfg,
+                                              const char *source = kTinyStep) {
     auto step = std::unique_ptr<CompiledStep>(new CompiledStep());
     std::string error;
     if (!step->init(cfg, source, error)) {
@@ -196,8 +196,7 @@ public:
   std::map<unsigned, unsigned> updateOfArg;
   std::vector<std::string> argRoles, resultRoles;
   std::optional<unsigned> scaleArg, trackerArg, hysteresisArg, skipsArg,
-      scaleResult, trackerResult, hysteresisResult, skipsResult,
-      foundInfResult;
+      scaleResult, trackerResult, hysteresisResult, skipsResult, foundInfResult;
 
 private:
   CompiledStep() = default;
@@ -321,8 +320,8 @@ void referenceUpdate(ScaleState &st, bool foundInf, const ScaleRule &r) {
   if (foundInf) {
     st.skips += 1;
     st.tracker = 0;
-    st.overflowsSinceGrowth = std::min(st.overflowsSinceGrowth + 1,
-                                       r.hysteresis);
+    st.overflowsSinceGrowth =
+        std::min(st.overflowsSinceGrowth + 1, r.hysteresis);
     if (st.overflowsSinceGrowth == r.hysteresis)
       st.scale = std::max(st.scale * r.backoffFactor, r.minScale);
     return;
@@ -736,8 +735,8 @@ INSTANTIATE_TEST_SUITE_P(
         RandomSequenceCase{"hysteresis2_clamped", 3, 2, 256.0f, 4096.0f,
                            1024.0f, 2, 0.35, 80, true, true},
         // Hysteresis 3, scales around and below 1... up to a cap of 8.
-        RandomSequenceCase{"hysteresis3_small_scales", 2, 3, 0.25f, 8.0f,
-                           2.0f, 3, 0.6, 70, true, false}),
+        RandomSequenceCase{"hysteresis3_small_scales", 2, 3, 0.25f, 8.0f, 2.0f,
+                           3, 0.6, 70, true, false}),
     [](const ::testing::TestParamInfo<RandomSequenceCase> &info) {
       return std::string(info.param.name);
     });
@@ -879,8 +878,9 @@ func.func @train_step(
 // The tiny model on the whole 8x4 batch at once (kTinyStep with B = 8).
 std::string bigBatchStep() {
   std::string s = kTinyStep;
-  for (auto [from, to] : {std::pair<std::string, std::string>{"2x4xf32", "8x4xf32"},
-                          {"tensor<2xi32>", "tensor<8xi32>"}}) {
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"2x4xf32", "8x4xf32"},
+        {"tensor<2xi32>", "tensor<8xi32>"}}) {
     for (size_t pos = s.find(from); pos != std::string::npos;
          pos = s.find(from, pos + to.size()))
       s.replace(pos, from.size(), to);
@@ -1067,7 +1067,8 @@ TEST_P(ClipTest, ClipsOnTrueGradientNorm) {
       double v1 = 0.9 * kInitV[i] + clip * g[i];
       double w1ref = kInitW[i] - 0.1 * v1;
       double w1wrong = kInitW[i] - 0.1 * (0.9 * kInitV[i] + wrongClip * g[i]);
-      EXPECT_NEAR(w1[i], w1ref, tol * (1 + std::abs(w1ref))) << "w'[" << i << "]";
+      EXPECT_NEAR(w1[i], w1ref, tol * (1 + std::abs(w1ref)))
+          << "w'[" << i << "]";
       if (clip < 1.0)
         EXPECT_GT(std::abs(w1[i] - w1wrong), 1e-3) << "w'[" << i << "]";
     }
@@ -1184,8 +1185,7 @@ func.func @train_step(
 )mlir";
 
 class AdamSkipTest
-    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
-};
+    : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 // A clean step applies Adam (double reference, t = 5 -> 6); an overflowing
 // step returns w, m, v and t bit-identical (compared as bits), with

@@ -21,14 +21,14 @@
 namespace mlir::amp::runtime {
 
 struct TrainOptions {
-  std::string precision = "f32";  ///< f32 (no autocast), f16 or bf16
-  std::string lossScale = "none"; ///< auto, dynamic, static or none
-  double initScale = 32768.0;     ///< initial / static loss scale
-  int growthInterval = 2000;      ///< clean steps before S doubles
-  int hysteresis = 1;             ///< overflows before S backs off
+  std::string precision = "f32";            ///< f32 (no autocast), f16 or bf16
+  std::string lossScale = "none";           ///< auto, dynamic, static or none
+  double initScale = 32768.0;               ///< initial / static loss scale
+  int growthInterval = 2000;                ///< clean steps before S doubles
+  int hysteresis = 1;                       ///< overflows before S backs off
   double minScale = 5.9604644775390625e-08; ///< floor of S (2^-24)
   double maxScale = 16777216.0;             ///< cap of S (2^24)
-  bool underflowStats = false; ///< instrument and report underflow
+  bool underflowStats = false;              ///< instrument and report underflow
   int epochs = 1;
   int64_t batchSize = 0;        ///< for a dynamic batch dimension
   int64_t maxStepsPerEpoch = 0; ///< 0: the whole training set

@@ -163,21 +163,19 @@ static void lowerCountUnderflow(RewriterBase &rewriter, CountUnderflowOp op) {
   SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::reduction);
   auto generic = linalg::GenericOp::create(
       rewriter, loc, TypeRange{countType, countType}, ValueRange{op.getValue()},
-      ValueRange{zeroCount, zeroCount},
-      ArrayRef<AffineMap>{id, scalar, scalar}, iters,
-      [&](OpBuilder &b, Location l, ValueRange args) {
+      ValueRange{zeroCount, zeroCount}, ArrayRef<AffineMap>{id, scalar, scalar},
+      iters, [&](OpBuilder &b, Location l, ValueRange args) {
         Value x = args[0];
         Value abs = math::AbsFOp::create(b, l, x);
         auto f = [&](float v) {
           return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
         };
-        Value nonzero =
-            arith::AndIOp::create(
-                b, l,
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, abs,
-                                      f(0.0f)),
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, abs,
-                                      f(std::numeric_limits<float>::infinity())));
+        Value nonzero = arith::AndIOp::create(
+            b, l,
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, abs,
+                                  f(0.0f)),
+            arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, abs,
+                                  f(std::numeric_limits<float>::infinity())));
         Value truncated =
             arith::TruncFOp::create(b, l, Type(lowType), abs).getResult();
         Value rounded =

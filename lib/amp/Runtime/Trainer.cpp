@@ -459,11 +459,10 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         log << ", skipped " << skippedThisEpoch;
       if (step->underflowCountResult && result.underflowTotal > 0)
         log << ", backward flushed "
-            << llvm::format("%.3f%%", 100.0 *
-                                          static_cast<double>(
-                                              result.underflowFlushed) /
-                                          static_cast<double>(
-                                              result.underflowTotal));
+            << llvm::format("%.3f%%",
+                            100.0 *
+                                static_cast<double>(result.underflowFlushed) /
+                                static_cast<double>(result.underflowTotal));
       log << ", " << llvm::format("%.2f", stepMsTotal / result.steps)
           << " ms/step\n";
       log.flush();

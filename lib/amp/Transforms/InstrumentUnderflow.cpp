@@ -63,15 +63,14 @@ static LogicalResult instrumentStep(func::FuncOp func, Type lowType) {
     total = arith::AddIOp::create(b, loc, total, count.getNonzero());
   }
   Builder attrs(func.getContext());
-  for (auto [value, role] : {std::pair<Value, StringRef>{flushed,
-                                                          kUnderflowCountRole},
-                             {total, kUnderflowTotalRole}}) {
+  for (auto [value, role] :
+       {std::pair<Value, StringRef>{flushed, kUnderflowCountRole},
+        {total, kUnderflowTotalRole}}) {
     unsigned idx = func.getNumResults();
     terminator->insertOperands(terminator->getNumOperands(), {value});
-    if (failed(func.insertResult(
-            idx, countType,
-            attrs.getDictionaryAttr(attrs.getNamedAttr(
-                kRoleAttr, attrs.getStringAttr(role))))))
+    if (failed(func.insertResult(idx, countType,
+                                 attrs.getDictionaryAttr(attrs.getNamedAttr(
+                                     kRoleAttr, attrs.getStringAttr(role))))))
       return emitError(loc, "cannot add the ") << role << " result";
   }
   return success();

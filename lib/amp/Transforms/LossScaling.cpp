@@ -108,8 +108,7 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
     unsigned idx = func.getNumArguments();
     if (failed(func.insertArgument(idx, type,
                                    roleAttrs(ctx, role, std::nullopt), loc)))
-      return emitError(func.getLoc(), "cannot add the ")
-             << role << " argument";
+      return emitError(func.getLoc(), "cannot add the ") << role << " argument";
     return idx;
   };
   if (cfg.mode == ScaleMode::Dynamic) {
@@ -243,10 +242,9 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
                           std::optional<unsigned> updates) -> LogicalResult {
     unsigned idx = func.getNumResults();
     terminator->insertOperands(terminator->getNumOperands(), {v});
-    if (failed(func.insertResult(idx, v.getType(),
-                                 roleAttrs(ctx, role, updates))))
-      return emitError(func.getLoc(), "cannot add the ")
-             << role << " result";
+    if (failed(
+            func.insertResult(idx, v.getType(), roleAttrs(ctx, role, updates))))
+      return emitError(func.getLoc(), "cannot add the ") << role << " result";
     return success();
   };
   if (cfg.mode == ScaleMode::Dynamic) {
@@ -288,9 +286,8 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    ScalingConfig cfg{ScaleMode::None, initScale, growthInterval,
-                      growthFactor,    backoffFactor, hysteresis,
-                      minScale,        maxScale};
+    ScalingConfig cfg{ScaleMode::None, initScale,  growthInterval, growthFactor,
+                      backoffFactor,   hysteresis, minScale,       maxScale};
     if (precision != "f16" && precision != "bf16" && precision != "f32") {
       emitError(module.getLoc(),
                 "amp-loss-scaling: precision must be f16, bf16 or f32, got '")
@@ -357,8 +354,8 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
     if (cfg.mode == ScaleMode::Dynamic &&
         (initScale < minScale || initScale > maxScale)) {
       emitError(module.getLoc(), "amp-loss-scaling: init-scale ")
-          << initScale << " lies outside [min-scale, max-scale] = ["
-          << minScale << ", " << maxScale << "]";
+          << initScale << " lies outside [min-scale, max-scale] = [" << minScale
+          << ", " << maxScale << "]";
       return signalPassFailure();
     }
     if (cfg.mode == ScaleMode::None)
