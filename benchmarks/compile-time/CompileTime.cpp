@@ -694,7 +694,8 @@ int main(int argc, char **argv) {
     r.ops = countOps(*module);
     r.parseMs = parseMs;
     // The pipeline must have rewritten the step: dynamic loss scaling adds
-    // the loss_scale / growth_tracker arguments and one unscale-and-check.
+    // the loss_scale / growth_tracker / hysteresis_tracker /
+    // consecutive_skips arguments and one unscale-and-check.
     unsigned argsBefore =
         module->lookupSymbol<func::FuncOp>("train_step").getNumArguments();
     auto check = [argsBefore](ModuleOp out) {
@@ -704,7 +705,7 @@ int main(int argc, char **argv) {
           ++checks;
       });
       auto func = out.lookupSymbol<func::FuncOp>("train_step");
-      return checks == 1 && func && func.getNumArguments() == argsBefore + 2;
+      return checks == 1 && func && func.getNumArguments() == argsBefore + 4;
     };
     r.amp =
         measure(*module, reps, verifyEach, budgetMs, timeoutS, buildAmp, check);

@@ -133,10 +133,35 @@ TEST_F(TrainingStepTest, AnalyzesLossScaledStepWithoutMarkers) {
   EXPECT_EQ(step->argWithRole(ArgRole::LossScale), std::optional<unsigned>(14));
   EXPECT_EQ(step->argWithRole(ArgRole::GrowthTracker),
             std::optional<unsigned>(15));
-  EXPECT_EQ(step->foundInfResult, std::optional<unsigned>(15));
+  EXPECT_EQ(step->argWithRole(ArgRole::HysteresisTracker),
+            std::optional<unsigned>(16));
+  EXPECT_EQ(step->argWithRole(ArgRole::ConsecutiveSkips),
+            std::optional<unsigned>(17));
+  EXPECT_EQ(step->foundInfResult, std::optional<unsigned>(17));
   EXPECT_EQ(step->updateOfArg.lookup(14), 13u);
   EXPECT_EQ(step->updateOfArg.lookup(15), 14u);
-  EXPECT_EQ(step->updateOfArg.size(), 14u);
+  EXPECT_EQ(step->updateOfArg.lookup(16), 15u);
+  EXPECT_EQ(step->updateOfArg.lookup(17), 16u);
+  EXPECT_EQ(step->updateOfArg.size(), 16u);
+}
+
+// The backward of the MLP: the seed, every gradient the amp.grad markers
+// take (the 6 raw gradients), the activation gradients between them; no
+// forward value (logits, loss) and no update.
+TEST_F(TrainingStepTest, FindsMlpBackwardValues) {
+  FailureOr<TrainingStep> step = TrainingStep::analyze(trainFn);
+  ASSERT_TRUE(succeeded(step));
+  const llvm::SetVector<Value> &bwd = step->backwardValues;
+  EXPECT_TRUE(bwd.contains(step->lossGrad.getResult()));
+  for (auto &[p, grad] : step->gradOfParam) {
+    EXPECT_TRUE(bwd.contains(grad.getRaw())) << "raw gradient of #" << p;
+    EXPECT_FALSE(bwd.contains(grad.getResult())) << "amp.grad of #" << p;
+  }
+  Operation *ret = trainFn.getBody().front().getTerminator();
+  for (Value r : ret->getOperands())
+    EXPECT_FALSE(bwd.contains(r));
+  // seed, dz3, gw3, gb3, dh2, dz2, gw2, gb2, dh1, dz1, gw1, gb1.
+  EXPECT_EQ(bwd.size(), 12u);
 }
 
 } // namespace
