@@ -528,3 +528,23 @@ func.func @clip_after_unscale(%w: tensor<4xf32> {amp.role = "param"},
   %w1 = arith.subf %w, %cg : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// A seed-derived value that nothing uses (an input gradient an autodiff tool
+// produced) is dead code, not an escape: accepted.
+func.func @dead_input_gradient(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %dx = arith.mulf %dw, %w : tensor<4xf32>
+  %dx2 = arith.addf %dx, %dx : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -112,20 +113,21 @@ static Operation *flowAnchor(Operation *op) {
   return op;
 }
 
-/// The values that the `amp.grad` gradients are computed from: the backward
-/// slice of every `amp.grad` raw operand, followed per value through
+/// The values that `roots` are computed from (for the `amp.grad` raw
+/// operands: the gradient sources; for the results: the live values),
+/// followed per value through
 /// scf.for (result / iter_arg k <- init k and yield operand k) and scf.if
 /// (result k <- yield operand k of both branches); through other ops all
 /// operands and the values their regions capture from above.
-static llvm::DenseSet<Value> gradientSources(TrainingStep &step) {
+static llvm::DenseSet<Value> sourcesOf(ArrayRef<Value> roots) {
   llvm::DenseSet<Value> seen;
   SmallVector<Value> worklist;
   auto add = [&](Value v) {
     if (seen.insert(v).second)
       worklist.push_back(v);
   };
-  for (auto &[p, grad] : step.gradOfParam)
-    add(grad.getRaw());
+  for (Value root : roots)
+    add(root);
   auto addLoopCarried = [&](scf::ForOp loop, unsigned k) {
     add(loop.getInitArgs()[k]);
     add(loop.getRegionIterArgs()[k]);
@@ -195,7 +197,22 @@ static LogicalResult checkAccumulator(scf::ForOp loop, unsigned k) {
 }
 
 static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
-  llvm::DenseSet<Value> sources = gradientSources(step);
+  SmallVector<Value> raws;
+  for (auto &[p, grad] : step.gradOfParam)
+    raws.push_back(grad.getRaw());
+  llvm::DenseSet<Value> sources = sourcesOf(raws);
+  // Values that reach a result (or the backward). A seed-derived value used
+  // only by dead code (e.g. an input gradient an autodiff tool produced and
+  // nobody uses) is harmless: canonicalization removes it.
+  Operation *terminator = func.getBody().front().getTerminator();
+  SmallVector<Value> liveRoots(terminator->getOperands());
+  llvm::append_range(liveRoots, raws);
+  llvm::DenseSet<Value> live = sourcesOf(liveRoots);
+  auto isDead = [&](Operation *op) {
+    return op->getNumResults() > 0 && isMemoryEffectFree(op) &&
+           llvm::none_of(op->getResults(),
+                         [&](Value r) { return live.contains(r); });
+  };
   llvm::DenseSet<Value> tainted;
   SmallVector<Value> worklist;
   auto taint = [&](Value v) {
@@ -251,8 +268,11 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
       if (auto loop = dyn_cast<scf::ForOp>(user);
           loop && idx >= loop.getNumControlOperands()) {
         unsigned k = idx - loop.getNumControlOperands();
-        if (!sources.contains(loop->getResult(k)))
+        if (!sources.contains(loop->getResult(k))) {
+          if (!live.contains(loop->getResult(k)))
+            continue;
           return escape(v, loop);
+        }
         if (failed(checkAccumulator(loop, k)))
           return failure();
         taint(loop.getRegionIterArgs()[k]);
@@ -264,8 +284,11 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
       if (auto yield = dyn_cast<scf::YieldOp>(user)) {
         Operation *parent = yield->getParentOp();
         if (isa<scf::ForOp, scf::IfOp>(parent)) {
-          if (!sources.contains(parent->getResult(idx)))
+          if (!sources.contains(parent->getResult(idx))) {
+            if (!live.contains(parent->getResult(idx)))
+              continue;
             return escape(v, parent);
+          }
           taint(parent->getResult(idx));
           if (auto loop = dyn_cast<scf::ForOp>(parent)) {
             if (failed(checkAccumulator(loop, idx)))
@@ -278,8 +301,11 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
       Operation *anchor = flowAnchor(user);
       if (anchor != ret && !isa<GradOp, CountUnderflowOp>(anchor) &&
           llvm::none_of(anchor->getResults(),
-                        [&](Value r) { return sources.contains(r); }))
+                        [&](Value r) { return sources.contains(r); })) {
+        if (isDead(anchor))
+          continue;
         return escape(v, anchor);
+      }
       for (Value r : user->getResults())
         taint(r);
       if (user->hasTrait<OpTrait::IsTerminator>())
