@@ -365,6 +365,13 @@ bool isMixedCandidate(Operation *op) {
   });
 }
 
+/// A sum pooling on tensors with one f32 accumulator.
+bool isMixedCandidatePool(Operation *op) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  return linalgOp.hasPureTensorSemantics() && linalgOp.getNumDpsInits() == 1 &&
+         getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType()).isF32();
+}
+
 /// Why `op` cannot store its tensors in low precision (empty if it can).
 StringRef whyNotLowCandidate(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() ||
@@ -610,6 +617,17 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
     if (!mixed.contains(op))
       for (Operation *s : g.succs[op])
         visit(s);
+  }
+
+  // Item 4 of the contract: a painted sum pooling (a window reduction) reads
+  // low-precision inputs but keeps an f32 accumulator, like a convolution.
+  for (Operation *op : plan.order) {
+    OpDecision &d = plan.decisions[op];
+    if (d.choice == OpPrecisionChoice::Low && isPooling(op) &&
+        d.policy.cls == PrecisionClass::Infer && isMixedCandidatePool(op)) {
+      d.choice = OpPrecisionChoice::Mixed;
+      d.rule += "; window sum accumulates in f32";
+    }
   }
   return plan;
 }

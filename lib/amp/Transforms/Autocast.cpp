@@ -140,6 +140,33 @@ private:
     return lowOf[value] = result;
   }
 
+  /// The `low` version of an f32 scalar read by a Low linalg op (the fill
+  /// value): a constant is converted at compile time, anything else is
+  /// rounded once after its definition.
+  Value getLowScalar(Value value) {
+    if (Value cached = lowOf.lookup(value))
+      return cached;
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (auto arg = dyn_cast<BlockArgument>(value))
+      rewriter.setInsertionPointToStart(arg.getOwner());
+    else
+      rewriter.setInsertionPointAfterValue(value);
+    Value result;
+    if (auto cst = value.getDefiningOp<arith::ConstantFloatOp>()) {
+      auto attr = DenseFPElementsAttr::get(
+          RankedTensorType::get({}, value.getType()), cst.value());
+      APFloat converted =
+          cast<DenseFPElementsAttr>(convertConstant(attr, low, cst.getLoc()))
+              .getSplatValue<APFloat>();
+      result = arith::ConstantFloatOp::create(rewriter, cst.getLoc(), low,
+                                              converted);
+      ++counts.constants;
+    } else {
+      result = arith::TruncFOp::create(rewriter, value.getLoc(), low, value);
+    }
+    return lowOf[value] = result;
+  }
+
   /// The f32 version of a value that this pass retyped to `low`.
   Value getWide(Value value) {
     if (Value cached = wideOf.lookup(value))
@@ -208,9 +235,12 @@ private:
 
   void applyLow(Operation *op) {
     rewriter.modifyOpInPlace(op, [&] {
-      for (OpOperand &use : op->getOpOperands())
+      for (OpOperand &use : op->getOpOperands()) {
         if (isF32Tensor(use.get().getType()))
           use.set(getLow(use.get()));
+        else if (use.get().getType().isF32() && isa<linalg::LinalgOp>(op))
+          use.set(getLowScalar(use.get()));
+      }
       for (OpResult result : op->getResults())
         if (isF32Tensor(result.getType())) {
           auto type = cast<RankedTensorType>(result.getType()).clone(low);
