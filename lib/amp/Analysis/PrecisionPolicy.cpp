@@ -308,8 +308,8 @@ bool AutocastPlan::readsLow(OpOperand &use) const {
     return true;
   if (choice != OpPrecisionChoice::Mixed)
     return false;
-  auto dps = cast<DestinationStyleOpInterface>(op);
-  return dps.isDpsInput(&use);
+  auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+  return !dps || dps.isDpsInput(&use);
 }
 
 bool AutocastPlan::storesLow(Value value) const {
@@ -320,6 +320,7 @@ bool AutocastPlan::storesLow(Value value) const {
 
 namespace {
 
+bool isF32Tensor(Type t);
 bool isLowFloat(Type t) {
   Type e = getElementTypeOrSelf(t);
   return e.isF16() || e.isBF16();
@@ -352,6 +353,10 @@ enum class Role {
 /// Whether `op` can run as Mixed: a linalg contraction/convolution on
 /// tensors whose single accumulator is f32.
 bool isMixedCandidate(Operation *op) {
+  // tosa.matmul: f16 x f16 -> f32 is a legal TOSA type combination (fp32
+  // accumulation); its zero points follow the inputs.
+  if (op->getName().getStringRef() == "tosa.matmul")
+    return op->getNumResults() == 1 && isF32Tensor(op->getResultTypes()[0]);
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || isPooling(op) || !linalgOp.hasPureTensorSemantics() ||
       linalgOp.getNumDpsInits() != 1 ||
@@ -446,8 +451,14 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
                   llvm::all_of(op->getResultTypes(), [](Type t) {
                     return !isFloatTensor(t) || isLowFloat(t);
                   });
-    if ((isa<arith::ConstantOp>(op) && isF32Tensor(op->getResultTypes()[0])) ||
-        (isa<tensor::EmptyOp>(op) && isF32Tensor(op->getResultTypes()[0]))) {
+    bool f32TensorSource =
+        op->getNumResults() == 1 && isF32Tensor(op->getResultTypes()[0]) &&
+        (isa<tensor::EmptyOp>(op) ||
+         (op->hasTrait<OpTrait::ConstantLike>() &&
+          llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
+            return isa<DenseFPElementsAttr>(a.getValue());
+          })));
+    if (f32TensorSource) {
       r = Role::Source;
       d.choice = OpPrecisionChoice::AsUsed;
       d.rule = "source: materialized in the type each user needs";
@@ -498,7 +509,7 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
     for (OpOperand &use : op->getOpOperands()) {
       if (!isFloatTensor(use.get().getType()))
         continue;
-      if (mixed.contains(op) &&
+      if (mixed.contains(op) && isa<DestinationStyleOpInterface>(op) &&
           !cast<DestinationStyleOpInterface>(op).isDpsInput(&use))
         continue;
       Operation *def = g.producer(use.get());

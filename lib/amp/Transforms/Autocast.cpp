@@ -196,7 +196,9 @@ private:
     case OpPrecisionChoice::F32:
       return restoreF32Operands(op);
     case OpPrecisionChoice::Mixed:
-      return applyMixed(cast<linalg::LinalgOp>(op));
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        return applyMixed(linalgOp);
+      return applyMixedGeneric(op);
     case OpPrecisionChoice::Low:
       return applyLow(op);
     }
@@ -233,6 +235,14 @@ private:
     fixLinalgBody(op);
   }
 
+  /// A non-linalg Mixed op (tosa.matmul): every f32 tensor operand is read
+  /// in low precision, the f32 result stays.
+  void applyMixedGeneric(Operation *op) {
+    for (OpOperand &use : op->getOpOperands())
+      if (isF32Tensor(use.get().getType()) && !retyped.contains(use.get()))
+        rewriter.modifyOpInPlace(op, [&] { use.set(getLow(use.get())); });
+  }
+
   void applyLow(Operation *op) {
     rewriter.modifyOpInPlace(op, [&] {
       for (OpOperand &use : op->getOpOperands()) {
@@ -251,9 +261,27 @@ private:
     });
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
       fixLinalgBody(linalgOp);
+    else
+      convertFloatAttrs(op);
     if (auto pad = dyn_cast<tensor::PadOp>(op))
       roundYielded(pad.getRegion().front().getTerminator(),
                    {getElementTypeOrSelf(pad.getType())});
+  }
+
+  /// f32 attributes of a Low op outside linalg (e.g. tosa.clamp bounds)
+  /// take the low type; values beyond its range saturate to +-inf, which
+  /// keeps a clamp bound a bound.
+  void convertFloatAttrs(Operation *op) {
+    for (NamedAttribute a : op->getAttrs()) {
+      auto f = dyn_cast<FloatAttr>(a.getValue());
+      if (!f || !f.getType().isF32())
+        continue;
+      APFloat v = f.getValue();
+      bool lost = false;
+      v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      rewriter.modifyOpInPlace(
+          op, [&] { op->setAttr(a.getName(), FloatAttr::get(low, v)); });
+    }
   }
 
   /// Body block arguments take the element type of their (possibly new)
