@@ -273,6 +273,9 @@ static int64_t numElements(Type type) {
 }
 
 int64_t mlir::amp::estimateFlops(Operation *op) {
+  // Softmax: max, subtract, exp, sum and divide per element.
+  if (isa<linalg::SoftmaxOp>(op))
+    return 5 * numElements(op->getResult(0).getType());
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     int64_t iterations = 1;
     for (int64_t r : linalgOp.getStaticLoopRanges())
