@@ -34,8 +34,8 @@ namespace {
 
 void row(const std::string &bench, const std::string &figure,
          const std::string &ref, const std::string &goal, bool met) {
-  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|"
-               << goal << "|" << (met ? "met" : "missed") << "\n";
+  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|" << goal
+               << "|" << (met ? "met" : "missed") << "\n";
 }
 
 std::string pct(double f) {
@@ -85,8 +85,10 @@ int main() {
   int status = 0;
   for (const char *model :
        {"examples/models/mlp.mlir", "examples/models/cnn.mlir",
-        "examples/models/transformer.mlir", "examples/fashion-mnist/mlp.mlir"}) {
-    std::optional<llvm::json::Object> t = autocastTotals(ctx, root + "/" + model);
+        "examples/models/transformer.mlir",
+        "examples/fashion-mnist/mlp.mlir"}) {
+    std::optional<llvm::json::Object> t =
+        autocastTotals(ctx, root + "/" + model);
     if (!t) {
       llvm::errs() << model << ": amp-autocast failed\n";
       status = 1;
@@ -96,7 +98,8 @@ int main() {
     int64_t edges = t->getInteger("boundary_edges").value_or(-1);
     int64_t naive = t->getInteger("naive_local_casts").value_or(-1);
     double low = t->getNumber("flops_low_fraction").value_or(0);
-    double naiveLow = t->getNumber("naive_local_flops_low_fraction").value_or(0);
+    double naiveLow =
+        t->getNumber("naive_local_flops_low_fraction").value_or(0);
     int64_t unknown = -1;
     if (const llvm::json::Object *pc = t->getObject("per_class"))
       unknown = pc->getInteger("unknown").value_or(-1);
@@ -106,11 +109,10 @@ int main() {
                  << pct(naiveLow) << "; unknown ops " << unknown << "\n";
     row(std::string("autocast casts, ") + model,
         std::to_string(casts) + " (edges " + std::to_string(edges) + ")",
-        "naive per-op " + std::to_string(naive),
-        "<= naive, <= edges", casts <= naive && casts <= edges);
-    row(std::string("autocast low-precision FLOP fraction, ") + model,
-        pct(low), "naive per-op " + pct(naiveLow), ">= naive",
-        low >= naiveLow);
+        "naive per-op " + std::to_string(naive), "<= naive, <= edges",
+        casts <= naive && casts <= edges);
+    row(std::string("autocast low-precision FLOP fraction, ") + model, pct(low),
+        "naive per-op " + pct(naiveLow), ">= naive", low >= naiveLow);
   }
   return status;
 }

@@ -45,8 +45,7 @@ protected:
   /// Runs amp-autocast (f16) with a report; returns the parsed report.
   std::optional<llvm::json::Value> autocast(ModuleOp module) {
     llvm::SmallString<128> path;
-    if (llvm::sys::fs::createTemporaryFile("amp-autocast-test", "json",
-                                           path))
+    if (llvm::sys::fs::createTemporaryFile("amp-autocast-test", "json", path))
       return std::nullopt;
     PassManager pm(&ctx);
     amp::AutocastOptions options;
@@ -113,9 +112,9 @@ TEST_P(AutocastModelsTest, ClassesCastsIdempotence) {
   std::optional<llvm::json::Value> second = autocast(*module);
   ASSERT_TRUE(second);
   EXPECT_EQ(print(*module), once);
-  EXPECT_EQ(second->getAsObject()->getObject("totals")->getInteger(
-                "casts_inserted"),
-            0);
+  EXPECT_EQ(
+      second->getAsObject()->getObject("totals")->getInteger("casts_inserted"),
+      0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, AutocastModelsTest,

@@ -152,8 +152,8 @@ func.func @forward(%a: tensor<2x4096xf32>, %b: tensor<4096x2xf32>) -> tensor<2x2
   return %r : tensor<2x2xf32>
 })mlir";
   std::vector<float> out;
-  Comparison c = compareWithF32(src, [](unsigned, int64_t) { return 1.0f; },
-                                &out);
+  Comparison c =
+      compareWithF32(src, [](unsigned, int64_t) { return 1.0f; }, &out);
   EXPECT_TRUE(c.finite);
   for (float v : out)
     EXPECT_EQ(v, 4096.0f);
@@ -183,8 +183,8 @@ func.func @forward(%a: tensor<65520x1xf32>, %b: tensor<1x1xf32>) -> tensor<1xf32
   return %mean : tensor<1xf32>
 })mlir";
   std::vector<float> out;
-  Comparison c = compareWithF32(src, [](unsigned, int64_t) { return 1.0f; },
-                                &out);
+  Comparison c =
+      compareWithF32(src, [](unsigned, int64_t) { return 1.0f; }, &out);
   EXPECT_TRUE(c.finite);
   ASSERT_EQ(out.size(), 1u);
   EXPECT_NEAR(out[0], 1.0f, 1e-3f); // f32 itself: 0.9998
@@ -306,8 +306,8 @@ func.func @forward(%a: tensor<1x16xf32>, %w: tensor<16x4096xf32>) -> tensor<1x40
   return %p : tensor<1x4096xf32>
 })mlir";
   std::vector<float> out;
-  Comparison c = compareWithF32(
-      src, [](unsigned, int64_t) { return 0.5f; }, &out);
+  Comparison c =
+      compareWithF32(src, [](unsigned, int64_t) { return 0.5f; }, &out);
   EXPECT_TRUE(c.finite);
   double sum = 0;
   for (float v : out)

@@ -83,21 +83,18 @@ static bool isDenyMathOp(Operation *op) {
 static bool isNeutralScalarOp(Operation *op) {
   return isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
              arith::MinNumFOp, arith::SelectOp, arith::CmpFOp, arith::NegFOp,
-             arith::ConstantOp, arith::ExtFOp, arith::TruncFOp,
-             arith::SIToFPOp, arith::UIToFPOp, arith::FPToSIOp,
-             arith::FPToUIOp, arith::BitcastOp, math::AbsFOp,
-             math::CopySignOp, math::FloorOp, math::CeilOp, math::RoundOp,
-             math::RoundEvenOp, math::TruncOp, linalg::YieldOp,
-             linalg::IndexOp>(op);
+             arith::ConstantOp, arith::ExtFOp, arith::TruncFOp, arith::SIToFPOp,
+             arith::UIToFPOp, arith::FPToSIOp, arith::FPToUIOp,
+             arith::BitcastOp, math::AbsFOp, math::CopySignOp, math::FloorOp,
+             math::CeilOp, math::RoundOp, math::RoundEvenOp, math::TruncOp,
+             linalg::YieldOp, linalg::IndexOp>(op);
 }
 
 /// Integer and index arithmetic: no floating point involved.
 static bool isIntegerOp(Operation *op) {
   if (!inDialect<arith::ArithDialect>(op))
     return false;
-  auto isInt = [](Type t) {
-    return getElementTypeOrSelf(t).isIntOrIndex();
-  };
+  auto isInt = [](Type t) { return getElementTypeOrSelf(t).isIntOrIndex(); };
   return llvm::all_of(op->getOperandTypes(), isInt) &&
          llvm::all_of(op->getResultTypes(), isInt);
 }
@@ -193,9 +190,9 @@ static OpPrecision classifyTosa(StringRef name) {
       .Cases({"exp", "log", "reciprocal", "rsqrt", "pow", "erf"}, kDenyMath)
       .Cases({"reduce_sum", "reduce_product"},
              {PrecisionClass::Deny, "reduction: accumulates in fp32"})
-      .Cases({"add", "sub", "mul", "sigmoid", "tanh", "sin", "cos"},
-             {PrecisionClass::Infer,
-              "elementwise arithmetic: follows its inputs"})
+      .Cases(
+          {"add", "sub", "mul", "sigmoid", "tanh", "sin", "cos"},
+          {PrecisionClass::Infer, "elementwise arithmetic: follows its inputs"})
       .Case("avg_pool2d", {PrecisionClass::Infer,
                            "sum pooling: window sum, follows its inputs"})
       .Cases({"maximum", "minimum", "clamp", "select", "greater",
@@ -206,8 +203,8 @@ static OpPrecision classifyTosa(StringRef name) {
               "gather", "scatter", "reverse", "identity", "const",
               "const_shape", "cast"},
              {PrecisionClass::Clear, "data movement"})
-      .Default({PrecisionClass::Unknown,
-                "TOSA op not in the policy: stays fp32"});
+      .Default(
+          {PrecisionClass::Unknown, "TOSA op not in the policy: stays fp32"});
 }
 
 static OpPrecision classifyDefault(Operation *op) {
@@ -368,9 +365,8 @@ bool isMixedCandidate(Operation *op) {
   if (!isGemmLikeContraction(linalgOp) &&
       !linalg::isaConvolutionOpInterface(linalgOp))
     return false;
-  return llvm::any_of(linalgOp.getDpsInputs(), [](Value v) {
-    return isFloatTensor(v.getType());
-  });
+  return llvm::any_of(linalgOp.getDpsInputs(),
+                      [](Value v) { return isFloatTensor(v.getType()); });
 }
 
 /// A sum pooling on tensors with one f32 accumulator.
@@ -448,19 +444,18 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
     OpDecision d;
     d.policy = classifyOp(op, options.overrides);
     Role r = Role::Fixed;
-    bool floatTensorResults =
-        llvm::any_of(op->getResultTypes(), isFloatTensor);
-    bool allLow = floatTensorResults &&
-                  llvm::all_of(op->getResultTypes(), [](Type t) {
-                    return !isFloatTensor(t) || isLowFloat(t);
-                  });
-    bool f32TensorSource =
-        op->getNumResults() == 1 && isF32Tensor(op->getResultTypes()[0]) &&
-        (isa<tensor::EmptyOp>(op) ||
-         (op->hasTrait<OpTrait::ConstantLike>() &&
-          llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
-            return isa<DenseFPElementsAttr>(a.getValue());
-          })));
+    bool floatTensorResults = llvm::any_of(op->getResultTypes(), isFloatTensor);
+    bool allLow =
+        floatTensorResults && llvm::all_of(op->getResultTypes(), [](Type t) {
+          return !isFloatTensor(t) || isLowFloat(t);
+        });
+    bool f32TensorSource = op->getNumResults() == 1 &&
+                           isF32Tensor(op->getResultTypes()[0]) &&
+                           (isa<tensor::EmptyOp>(op) ||
+                            (op->hasTrait<OpTrait::ConstantLike>() &&
+                             llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
+                               return isa<DenseFPElementsAttr>(a.getValue());
+                             })));
     if (f32TensorSource) {
       r = Role::Source;
       d.choice = OpPrecisionChoice::AsUsed;
@@ -475,8 +470,7 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
     } else if (d.policy.cls == PrecisionClass::Deny) {
       r = Role::Deny;
       d.rule = "deny class";
-    } else if (d.policy.cls == PrecisionClass::Allow &&
-               isMixedCandidate(op)) {
+    } else if (d.policy.cls == PrecisionClass::Allow && isMixedCandidate(op)) {
       r = Role::Seed;
       mixed.insert(op);
       d.choice = OpPrecisionChoice::Mixed;
@@ -486,8 +480,8 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
       d.choice = OpPrecisionChoice::Low;
       d.rule = "already low precision in the input";
     } else if (StringRef why = whyNotLowCandidate(op); !why.empty()) {
-      d.rule = ("not rewritable in low precision (" + why + "): stays f32")
-                   .str();
+      d.rule =
+          ("not rewritable in low precision (" + why + "): stays f32").str();
     } else if (d.policy.cls == PrecisionClass::Allow) {
       r = Role::Seed;
       d.choice = OpPrecisionChoice::Low;

@@ -51,22 +51,20 @@ DenseElementsAttr convertConstant(DenseFPElementsAttr attr, FloatType low,
                                   Location loc) {
   bool overflow = false, flush = false;
   double firstOverflow = 0, firstFlush = 0;
-  DenseElementsAttr converted =
-      attr.mapValues(low, [&](const APFloat &value) {
-        APFloat v = value;
-        bool lost = false;
-        v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-                  &lost);
-        if (v.isInfinity() && !value.isInfinity() && !overflow) {
-          overflow = true;
-          firstOverflow = value.convertToDouble();
-        }
-        if (v.isZero() && !value.isZero() && !flush) {
-          flush = true;
-          firstFlush = value.convertToDouble();
-        }
-        return v.bitcastToAPInt();
-      });
+  DenseElementsAttr converted = attr.mapValues(low, [&](const APFloat &value) {
+    APFloat v = value;
+    bool lost = false;
+    v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    if (v.isInfinity() && !value.isInfinity() && !overflow) {
+      overflow = true;
+      firstOverflow = value.convertToDouble();
+    }
+    if (v.isZero() && !value.isZero() && !flush) {
+      flush = true;
+      firstFlush = value.convertToDouble();
+    }
+    return v.bitcastToAPInt();
+  });
   if (overflow)
     emitWarning(loc) << "amp-autocast: constant value " << firstOverflow
                      << " overflows " << low
@@ -132,8 +130,8 @@ private:
         rewriter.setInsertionPointToStart(arg.getOwner());
       else
         rewriter.setInsertionPointAfterValue(value);
-      result = arith::TruncFOp::create(rewriter, value.getLoc(), lowType,
-                                       value);
+      result =
+          arith::TruncFOp::create(rewriter, value.getLoc(), lowType, value);
       ++counts.casts;
       counts.lowBytes += staticElements(lowType) * (low.getWidth() / 8);
     }

@@ -4,8 +4,8 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -153,8 +153,8 @@ LogicalResult mlir::amp::writeReport(const AutocastReport &report,
       std::string msg = os.error().message();
       os.clear_error();
       llvm::sys::fs::remove(tmp);
-      return emitError(loc) << "amp-autocast: cannot write the report '"
-                            << path << "': " << msg;
+      return emitError(loc) << "amp-autocast: cannot write the report '" << path
+                            << "': " << msg;
     }
   }
   if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
