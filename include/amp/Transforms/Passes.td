@@ -42,7 +42,7 @@ def Autocast : Pass<"amp-autocast", "ModuleOp"> {
        (elementwise bodies compute in f32 and round once, PyTorch opmath);
     4. clear ops next to a low-precision value follow it (both ways).
     Unknown ops, scf/func ops and terminators are never painted: loop-carried
-    values, region results and function signatures keep their types.
+    values and region results keep their types.
 
     Casts: one per (value, target type), placed after the definition (at
     function entry for arguments, so a weight is cast once per step) and
@@ -54,6 +54,10 @@ def Autocast : Pass<"amp-autocast", "ModuleOp"> {
 
     Options: precision=f16|bf16|f32 (f32: the pass does nothing);
     allow=/deny= op names that override the default lists;
+    keep-io-types (default true: no signature changes; false: a private
+    function whose uses are all func.call takes an argument in low
+    precision when every use in its body reads it low, and returns a
+    result low when every return passes a low value; its calls follow);
     report=<file.json> writes every op's location, class, precision,
     reason and deciding rule plus totals (casts inserted, boundary edges,
     low-precision activation bytes, FLOPs in low precision, and the same
@@ -69,6 +73,10 @@ def Autocast : Pass<"amp-autocast", "ModuleOp"> {
                "Op names forced into the allow class (e.g. linalg.generic)">,
     ListOption<"denyOps", "deny", "std::string",
                "Op names forced into the deny class (stay f32)">,
+    Option<"keepIOTypes", "keep-io-types", "bool", /*default=*/"true",
+           "Keep every function signature; false: private functions whose "
+           "uses are all func.call take/return low-precision tensors where "
+           "their body reads/produces them low">,
     Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
            "Write the autocast decisions as JSON to this file">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
@@ -88,6 +96,8 @@ def Autocast : Pass<"amp-autocast", "ModuleOp"> {
     Statistic<"numCasts", "casts-inserted", "Tensor casts inserted">,
     Statistic<"numConstants", "constants-converted",
               "Constants converted at compile time">,
+    Statistic<"numSignatures", "signatures-changed",
+              "Private function signatures changed (keep-io-types=false)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

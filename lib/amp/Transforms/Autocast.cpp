@@ -84,6 +84,59 @@ public:
   PlanApplier(MLIRContext *ctx, const AutocastPlan &plan, FloatType low)
       : rewriter(ctx), plan(plan), low(low) {}
 
+  /// keep-io-types=false: a private function whose every use is a
+  /// func.call takes an argument in low precision when all its uses in the
+  /// body read it low, and returns a result in low precision when every
+  /// return passes a value stored low; calls follow. Public functions keep
+  /// their signatures.
+  void changePrivateSignatures(ModuleOp module) {
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (!fn.isPrivate() || fn.isExternal())
+        continue;
+      std::optional<SymbolTable::UseRange> uses = fn.getSymbolUses(module);
+      if (!uses || llvm::any_of(*uses, [](const SymbolTable::SymbolUse &u) {
+            return !isa<func::CallOp>(u.getUser());
+          }))
+        continue;
+      SmallVector<unsigned> lowArgs, lowResults;
+      for (BlockArgument arg : fn.getArguments())
+        if (isF32Tensor(arg.getType()) && !arg.use_empty() &&
+            llvm::all_of(arg.getUses(),
+                         [&](OpOperand &u) { return plan.readsLow(u); }))
+          lowArgs.push_back(arg.getArgNumber());
+      SmallVector<func::ReturnOp> returns;
+      fn.walk([&](func::ReturnOp r) { returns.push_back(r); });
+      for (unsigned j = 0; j < fn.getNumResults(); ++j)
+        if (isF32Tensor(fn.getResultTypes()[j]) && !returns.empty() &&
+            llvm::all_of(returns, [&](func::ReturnOp r) {
+              return plan.storesLow(r.getOperand(j));
+            }))
+          lowResults.push_back(j);
+      if (lowArgs.empty() && lowResults.empty())
+        continue;
+      for (unsigned i : lowArgs) {
+        BlockArgument arg = fn.getArgument(i);
+        arg.setType(cast<RankedTensorType>(arg.getType()).clone(low));
+      }
+      for (func::ReturnOp r : returns)
+        for (unsigned j : lowResults)
+          lowOperands[r].insert(j);
+      for (const SymbolTable::SymbolUse &u : *uses) {
+        Operation *call = u.getUser();
+        for (unsigned i : lowArgs)
+          lowOperands[call].insert(i);
+        for (unsigned j : lowResults)
+          lowResults_[call].push_back(j);
+      }
+      SmallVector<Type> results(fn.getResultTypes());
+      for (unsigned j : lowResults)
+        results[j] = cast<RankedTensorType>(results[j]).clone(low);
+      fn.setType(FunctionType::get(fn.getContext(),
+                                   fn.getBody().getArgumentTypes(), results));
+      ++counts.signatures;
+    }
+  }
+
   void run() {
     for (Operation *op : plan.order)
       apply(op);
@@ -204,9 +257,23 @@ private:
 
   /// Ops that keep their types read the f32 version of retyped operands.
   void restoreF32Operands(Operation *op) {
-    for (OpOperand &use : op->getOpOperands())
-      if (retyped.contains(use.get()))
+    auto marked = lowOperands.find(op);
+    for (OpOperand &use : op->getOpOperands()) {
+      bool wantsLow = marked != lowOperands.end() &&
+                      marked->second.contains(use.getOperandNumber());
+      if (wantsLow && isF32Tensor(use.get().getType()))
+        rewriter.modifyOpInPlace(op, [&] { use.set(getLow(use.get())); });
+      else if (!wantsLow && retyped.contains(use.get()))
         rewriter.modifyOpInPlace(op, [&] { use.set(getWide(use.get())); });
+    }
+    // Calls of private functions whose results became low.
+    for (unsigned j : lowResults_.lookup(op)) {
+      Value result = op->getResult(j);
+      rewriter.modifyOpInPlace(op, [&] {
+        result.setType(cast<RankedTensorType>(result.getType()).clone(low));
+      });
+      retyped.insert(result);
+    }
   }
 
   /// Existing casts: a truncf to `low` of a value that is now low is the
@@ -330,6 +397,10 @@ private:
   DenseMap<Value, Value> lowOf, wideOf;
   DenseSet<Value> retyped;
   SmallVector<Operation *> maybeDead;
+  /// keep-io-types=false: operands of returns/calls read in low precision,
+  /// and call results that are low.
+  DenseMap<Operation *, llvm::SmallDenseSet<unsigned, 4>> lowOperands;
+  DenseMap<Operation *, SmallVector<unsigned>> lowResults_;
 };
 
 struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
@@ -370,6 +441,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
       emitPlanRemarks(plan);
 
     PlanApplier applier(ctx, plan, low);
+    if (!keepIOTypes)
+      applier.changePrivateSignatures(getOperation());
     applier.run();
     report.counts = applier.counts;
 
@@ -382,6 +455,7 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     numMixedOps = report.mixedOps;
     numCasts = applier.counts.casts;
     numConstants = applier.counts.constants;
+    numSignatures = applier.counts.signatures;
 
     if (failed(verify(getOperation()))) {
       emitError(getOperation().getLoc(),

@@ -123,6 +123,7 @@ static llvm::json::Value toJson(const AutocastReport &r) {
       {"casts_inserted", r.counts.casts},
       {"boundary_edges", r.boundaryEdges},
       {"constants_converted", r.counts.constants},
+      {"signatures_changed", r.counts.signatures},
       {"low_precision_activation_bytes", r.counts.lowBytes},
       {"flops_total", r.flopsTotal},
       {"flops_low", r.flopsLow},

@@ -23,9 +23,10 @@ namespace mlir::amp {
 
 /// What applying the plan produced.
 struct AutocastCounts {
-  int64_t casts = 0;     ///< tensor arith.truncf/extf inserted
-  int64_t constants = 0; ///< constants converted at compile time
-  int64_t lowBytes = 0;  ///< bytes of tensors now stored in low precision
+  int64_t casts = 0;      ///< tensor arith.truncf/extf inserted
+  int64_t constants = 0;  ///< constants converted at compile time
+  int64_t lowBytes = 0;   ///< bytes of tensors now stored in low precision
+  int64_t signatures = 0; ///< private functions whose signature changed
 };
 
 struct AutocastReport {
