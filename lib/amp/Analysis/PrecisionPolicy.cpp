@@ -390,6 +390,9 @@ StringRef whyNotLowCandidate(Operation *op) {
     anyF32 |= getElementTypeOrSelf(t).isF32();
   }
   bool isLinalg = isa<linalg::LinalgOp>(op);
+  if (llvm::any_of(op->getOperandTypes(),
+                   [](Type t) { return isa<BaseMemRefType>(t); }))
+    return "buffer operand";
   for (Type t : op->getOperandTypes()) {
     if (!isa<FloatType>(getElementTypeOrSelf(t)))
       continue;
