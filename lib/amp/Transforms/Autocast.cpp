@@ -436,7 +436,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     }
 
     AutocastPlan plan = planAutocast(getOperation(), options);
-    AutocastReport report = summarizePlan(plan, precision);
+    AutocastReport report =
+        summarizePlan(plan, precision, /*withEntries=*/!reportFile.empty());
     if (emitRemarks)
       emitPlanRemarks(plan);
 
@@ -457,7 +458,13 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     numConstants = applier.counts.constants;
     numSignatures = applier.counts.signatures;
 
-    if (failed(verify(getOperation()))) {
+    // Only the retyped ops can have become invalid: verify those (with
+    // their bodies) and name the culprit, instead of the whole module.
+    bool invalid = false;
+    for (Operation *op : plan.order)
+      if (plan.choiceOf(op) == OpPrecisionChoice::Low)
+        invalid |= failed(verify(op));
+    if (invalid) {
       emitError(getOperation().getLoc(),
                 "amp-autocast: the rewritten IR does not verify (an op "
                 "painted low does not accept low-precision types); name it "

@@ -32,11 +32,19 @@ static std::string locString(Location loc) {
 }
 
 AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
-                                        StringRef precision) {
+                                        StringRef precision,
+                                        bool withEntries) {
   AutocastReport report;
   report.precision = precision.str();
   for (Operation *op : plan.order) {
     const OpDecision &d = plan.decisions.lookup(op);
+    ++report.perClass[d.policy.cls];
+    if (d.choice == OpPrecisionChoice::Low)
+      ++report.lowOps;
+    else if (d.choice == OpPrecisionChoice::Mixed)
+      ++report.mixedOps;
+    if (!withEntries)
+      continue;
     AutocastReport::Entry e;
     e.op = op->getName().getStringRef().str();
     e.loc = locString(op->getLoc());
@@ -46,15 +54,10 @@ AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
     e.rule = d.rule;
     e.flops = estimateFlops(op);
     report.ops.push_back(e);
-    ++report.perClass[d.policy.cls];
     report.flopsTotal += e.flops;
-    if (d.choice == OpPrecisionChoice::Low) {
-      ++report.lowOps;
+    if (d.choice == OpPrecisionChoice::Low ||
+        d.choice == OpPrecisionChoice::Mixed)
       report.flopsLow += e.flops;
-    } else if (d.choice == OpPrecisionChoice::Mixed) {
-      ++report.mixedOps;
-      report.flopsLow += e.flops;
-    }
     if (d.policy.cls == PrecisionClass::Allow) {
       report.naiveFlopsLow += e.flops;
       auto dps = dyn_cast<DestinationStyleOpInterface>(op);

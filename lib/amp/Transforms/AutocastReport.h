@@ -48,9 +48,11 @@ struct AutocastReport {
   AutocastCounts counts;
 };
 
-/// Collects the report of `plan` (before the IR is rewritten).
+/// Collects the report of `plan` (before the IR is rewritten). Without
+/// `withEntries` only the per-class and per-precision counts are filled
+/// (what the pass statistics need), which keeps the pass cheap.
 AutocastReport summarizePlan(const AutocastPlan &plan,
-                             llvm::StringRef precision);
+                             llvm::StringRef precision, bool withEntries);
 
 /// One remark per planned op: class, reason, precision and rule.
 void emitPlanRemarks(const AutocastPlan &plan);
