@@ -32,8 +32,7 @@ static std::string locString(Location loc) {
 }
 
 AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
-                                        StringRef precision,
-                                        bool withEntries) {
+                                        StringRef precision, bool withEntries) {
   AutocastReport report;
   report.precision = precision.str();
   for (Operation *op : plan.order) {
