@@ -11,7 +11,7 @@ mkdir -p "$build/bench"
 rows="$build/bench/rows.txt"
 : > "$rows"
 status=0
-for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training; do
+for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training amp-bench-autocast; do
   exe="$build/bin/$bench"
   if [ ! -x "$exe" ]; then
     echo "bench: $exe was not built" >&2

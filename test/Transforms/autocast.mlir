@@ -123,3 +123,41 @@ func.func @conv(%x: tensor<1x8x8x3xf32>, %k: tensor<3x3x3x4xf32>, %o: tensor<1x6
       ins(%x, %k : tensor<1x8x8x3xf32>, tensor<3x3x3x4xf32>) outs(%o : tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
   return %r : tensor<1x6x6x4xf32>
 }
+
+// -----
+
+// A tensor made from a buffer (clear, next to a matmul) is not retyped: the
+// buffer keeps f32 and the matmul reads one cast of the tensor.
+// CHECK-LABEL: func @negative_buffer_source
+// CHECK: %[[T:.*]] = bufferization.to_tensor %{{.*}} : memref<4x4xf32> to tensor<4x4xf32>
+// CHECK: %[[T16:.*]] = arith.truncf %[[T]] : tensor<4x4xf32> to tensor<4x4xf16>
+// CHECK: linalg.matmul ins(%[[T16]], %{{.*}} : tensor<4x4xf16>, tensor<4x4xf16>)
+func.func @negative_buffer_source(%m: memref<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %t = bufferization.to_tensor %m : memref<4x4xf32> to tensor<4x4xf32>
+  %r = linalg.matmul ins(%t, %b : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+// Inside an scf.if, painting works per region; the if's results and
+// yields keep f32 (never demoted), a weight from outside is cast once
+// outside the region.
+// CHECK-LABEL: func @scf_if
+// CHECK-SAME: (%{{[a-z0-9]+}}: i1, %[[W:[a-z0-9]+]]: tensor<4x4xf32>
+// CHECK: %[[W16:.*]] = arith.truncf %[[W]]
+// CHECK: scf.if %{{.*}} -> (tensor<4x4xf32>)
+// CHECK: linalg.matmul ins(%{{.*}}, %[[W16]] : tensor<4x4xf16>, tensor<4x4xf16>) outs(%{{.*}} : tensor<4x4xf32>)
+// CHECK: scf.yield %{{.*}} : tensor<4x4xf32>
+// CHECK: } else {
+// CHECK: linalg.matmul ins(%{{.*}}, %[[W16]] : tensor<4x4xf16>, tensor<4x4xf16>) outs(%{{.*}} : tensor<4x4xf32>)
+func.func @scf_if(%p: i1, %w: tensor<4x4xf32>, %x: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %r = scf.if %p -> (tensor<4x4xf32>) {
+    %a = linalg.matmul ins(%x, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %a : tensor<4x4xf32>
+  } else {
+    %b = linalg.matmul ins(%c, %w : tensor<4x4xf32>, tensor<4x4xf32>) outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %b : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}

@@ -8,6 +8,8 @@
 #include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/InitAll.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -223,9 +225,11 @@ TEST_F(PrecisionPolicyTest, UnregisteredOpIsUnknown) {
   EXPECT_FALSE(p.reason.empty());
 }
 
-// The plan of a function with one matmul (next to a fill and an add) lists
-// exactly that matmul, with both inputs (operands 0 and 1) demoted.
-TEST_F(PrecisionPolicyTest, PlanDemotesBothMatmulInputs) {
+// The plan of a function with one matmul (next to a fill and a bias add
+// whose result leaves the function): the matmul is Mixed (rule 1), the add
+// is not between two allow ops and stays f32, the fill (accumulator) stays
+// f32; its inputs are read low, its accumulator f32.
+TEST_F(PrecisionPolicyTest, PlanMixedMatmulF32Neighbours) {
   Operation *matmul = parseAndFind(
       "%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %bias: tensor<4x16xf32>",
       R"mlir(
@@ -247,20 +251,84 @@ TEST_F(PrecisionPolicyTest, PlanDemotesBothMatmulInputs) {
       "linalg.matmul");
   ASSERT_TRUE(matmul);
   AutocastPlan plan = planAutocast(module->getOperation());
-  ASSERT_EQ(plan.demoted.size(), 1u);
-  EXPECT_EQ(plan.demoted[0].op, matmul);
-  EXPECT_EQ(plan.demoted[0].operands, (llvm::SmallVector<unsigned>{0, 1}));
+  EXPECT_EQ(plan.choiceOf(matmul), OpPrecisionChoice::Mixed);
+  EXPECT_TRUE(plan.readsLow(matmul->getOpOperand(0)));
+  EXPECT_TRUE(plan.readsLow(matmul->getOpOperand(1)));
+  EXPECT_FALSE(plan.readsLow(matmul->getOpOperand(2)));
+  Operation *add = matmul->getResult(0).getUses().begin()->getOwner();
+  EXPECT_EQ(plan.choiceOf(add), OpPrecisionChoice::F32);
+  Operation *fill = matmul->getOperand(2).getDefiningOp();
+  EXPECT_EQ(plan.choiceOf(fill), OpPrecisionChoice::F32);
+  for (Operation *op : plan.order)
+    EXPECT_NE(plan.decisions[op].policy.cls, PrecisionClass::Unknown)
+        << op->getName().getStringRef().str();
 }
 
-// A matmul whose inputs are already f16 (f32 accumulator) is not demoted
-// again: only f32 inputs are listed, and an op with none is left out.
-TEST_F(PrecisionPolicyTest, PlanSkipsMatmulWithF16Inputs) {
+// Rule 3: an infer op between two allow ops is painted low; rule 2: an
+// infer op downstream of an exp (deny) stays f32 even before a matmul.
+TEST_F(PrecisionPolicyTest, PlanPaintsBetweenAllowAndDenyWins) {
   ASSERT_TRUE(parseAndFind(
+      "%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>",
+      R"mlir(
+  %m = linalg.matmul ins(%a, %b : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %add = arith.addf %m, %m : tensor<4x4xf32>
+  %m2 = linalg.matmul ins(%add, %b : tensor<4x4xf32>, tensor<4x4xf32>)
+                      outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %e = math.exp %m2 : tensor<4x4xf32>
+  %mul = arith.mulf %e, %e : tensor<4x4xf32>
+  %m3 = linalg.matmul ins(%mul, %b : tensor<4x4xf32>, tensor<4x4xf32>)
+                      outs(%c : tensor<4x4xf32>) -> tensor<4x4xf32>)mlir",
+      "arith.addf"));
+  AutocastPlan plan = planAutocast(module->getOperation());
+  Operation *add = nullptr, *mul = nullptr, *exp = nullptr;
+  module->walk([&](Operation *op) {
+    if (op->getNumResults() != 1 ||
+        !isa<RankedTensorType>(op->getResult(0).getType()))
+      return; // skip the scalar ops inside the matmul bodies
+    if (isa<arith::AddFOp>(op))
+      add = op;
+    if (isa<arith::MulFOp>(op))
+      mul = op;
+    if (isa<math::ExpOp>(op))
+      exp = op;
+  });
+  ASSERT_TRUE(add && mul && exp);
+  EXPECT_EQ(plan.choiceOf(add), OpPrecisionChoice::Low);
+  EXPECT_NE(plan.decisions[add].rule.find("rule 3"), std::string::npos);
+  EXPECT_EQ(plan.choiceOf(exp), OpPrecisionChoice::F32);
+  EXPECT_EQ(plan.choiceOf(mul), OpPrecisionChoice::F32);
+  EXPECT_NE(plan.decisions[mul].rule.find("rule 2"), std::string::npos);
+}
+
+// allow=/deny= overrides win over the default lists.
+TEST_F(PrecisionPolicyTest, OverridesWin) {
+  Operation *op = parseAndFind(kAB,
+                               "%r = linalg.matmul ins(%a, %b : "
+                               "tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : "
+                               "tensor<4x16xf32>) -> tensor<4x16xf32>",
+                               "linalg.matmul");
+  ASSERT_TRUE(op);
+  PolicyOverrides deny;
+  deny.deny.insert("linalg.matmul");
+  EXPECT_EQ(classifyOp(op, deny).cls, PrecisionClass::Deny);
+  AutocastPlanOptions options;
+  options.overrides = std::move(deny);
+  EXPECT_EQ(planAutocast(module->getOperation(), options).choiceOf(op),
+            OpPrecisionChoice::F32);
+}
+
+// A matmul whose inputs are already f16 (f32 accumulator) is Mixed and
+// reads nothing that needs a cast.
+TEST_F(PrecisionPolicyTest, PlanKeepsMatmulWithF16Inputs) {
+  Operation *op = parseAndFind(
       "%a: tensor<4x8xf16>, %b: tensor<8x16xf16>, %c: tensor<4x16xf32>",
       "%r = linalg.matmul ins(%a, %b : tensor<4x8xf16>, tensor<8x16xf16>) "
       "outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>",
-      "linalg.matmul"));
-  EXPECT_TRUE(planAutocast(module->getOperation()).demoted.empty());
+      "linalg.matmul");
+  ASSERT_TRUE(op);
+  EXPECT_EQ(planAutocast(module->getOperation()).choiceOf(op),
+            OpPrecisionChoice::Mixed);
 }
 
 } // namespace

@@ -1,11 +1,19 @@
-//===- PrecisionPolicy.h - autocast op classes ------------------*- C++ -*-===//
+//===- PrecisionPolicy.h - autocast op classes and painting -----*- C++ -*-===//
 //
-// The precision policy of autocast as data: every op gets a class (allow,
-// deny, infer, clear; the consensus of PyTorch's autocast lists and
-// TensorFlow's auto_mixed_precision_lists.h, shared REFERENCE.md) and a
-// reason. The autocast plan (which operand of which op is demoted to which
-// type) is computed from it without touching the IR; the Autocast pass only
-// applies the plan. Read-only.
+// The precision policy of autocast as data, and the painting that turns it
+// into a decision per op. Read-only: nothing here mutates IR.
+//
+// 1. classifyOp: every op gets a class (allow, deny, infer, clear; the
+//    consensus of PyTorch's aten/src/ATen/autocast_mode.cpp lists and
+//    TensorFlow's grappler auto_mixed_precision_lists.h, shared
+//    REFERENCE.md "Autocast") and a reason. Ops the policy does not know are
+//    `unknown`: they stay f32 and are reported, never guessed.
+// 2. planAutocast: paints the def-use graph of every function in the spirit
+//    of TensorFlow's auto_mixed_precision pass (allow first; deny spreads
+//    forward through infer/clear; infer/clear between allow ops become
+//    allow; allow spreads through clear ops both ways) and records for each
+//    op the precision it runs in and which rule or neighbour decided it.
+//    The Autocast pass (Transforms/Autocast.cpp) applies the plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,7 +22,11 @@
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Types.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <string>
 
 namespace mlir::amp {
 
@@ -33,26 +45,79 @@ struct OpPrecision {
   llvm::StringRef reason;
 };
 
+/// User overrides of the default lists (`amp-autocast allow=... deny=...`):
+/// full op names such as `linalg.generic` or `tosa.exp`. An op named in
+/// both lists is an error the pass reports before planning.
+struct PolicyOverrides {
+  llvm::StringSet<> allow;
+  llvm::StringSet<> deny;
+};
+
 /// The class of `op` and why. Pure function of the op (its name, for linalg
-/// ops also its indexing maps, iterator types and body).
-OpPrecision classifyOp(Operation *op);
+/// ops also its indexing maps, iterator types and body), then the overrides.
+OpPrecision classifyOp(Operation *op, const PolicyOverrides &overrides = {});
 
-/// One decision of the autocast plan: run `op` with its `operands` (input
-/// operand numbers of f32 tensors) demoted to the low-precision type.
-struct DemotedOp {
-  Operation *op;
-  llvm::SmallVector<unsigned> operands;
+/// The precision an op runs in after autocast.
+enum class OpPrecisionChoice {
+  F32,   ///< unchanged: f32 operands and results
+  Low,   ///< tensors stored in f16/bf16 (elementwise bodies compute in f32,
+         ///< PyTorch's opmath convention, then round once)
+  Mixed, ///< contraction/convolution: low-precision inputs, f32 accumulator
+         ///< and f32 result (Micikevicius et al. 2018)
+  AsUsed ///< constants, tensor.empty and existing casts: materialized in the
+         ///< type each user needs (constants converted at compile time)
 };
 
-/// The autocast plan of one function-like op: the allow ops to demote, in
-/// program order. Ops of every other class keep fp32 (deny) or follow their
-/// fp32 inputs (infer, clear).
+llvm::StringRef stringifyPrecisionChoice(OpPrecisionChoice choice);
+
+/// The decision for one op: its policy class, the precision it runs in and
+/// the rule (or neighbour) that decided it, for the report.
+struct OpDecision {
+  OpPrecision policy;
+  OpPrecisionChoice choice = OpPrecisionChoice::F32;
+  std::string rule;
+};
+
+struct AutocastPlanOptions {
+  PolicyOverrides overrides;
+};
+
+/// The autocast plan of every function under `root`: one decision per op
+/// outside linalg bodies, in program order.
 struct AutocastPlan {
-  llvm::SmallVector<DemotedOp> demoted;
+  llvm::SmallVector<Operation *> order;
+  llvm::DenseMap<Operation *, OpDecision> decisions;
+
+  OpPrecisionChoice choiceOf(Operation *op) const {
+    auto it = decisions.find(op);
+    return it == decisions.end() ? OpPrecisionChoice::F32 : it->second.choice;
+  }
+  /// Whether operand `use` is read in low precision after autocast (the
+  /// inputs of Mixed ops, every f32 tensor operand of Low ops).
+  bool readsLow(OpOperand &use) const;
+  /// Whether result `value` of a planned op is stored in low precision.
+  bool storesLow(Value value) const;
 };
 
-/// Computes the plan for every op nested under `root`.
-AutocastPlan planAutocast(Operation *root);
+/// Paints every function nested under `root` (see the file comment). The
+/// rules, in order (TensorFlow grappler auto_mixed_precision, adapted to
+/// SSA values with f32 accumulation):
+///   1. allow ops that can run in low precision are painted low (contractions
+///      and convolutions as Mixed: low inputs, f32 accumulator);
+///   2. deny spreads forward from deny ops through infer/clear ops (a clear op
+///      only if the path reaches an infer or deny op);
+///   3. infer/clear ops downstream and upstream of allow ops become Low;
+///   4. clear ops next to a low-precision value (from an allow op's inputs
+///      backwards, from a Low op both ways) become Low.
+/// Loop-carried values, region results and function signatures stay f32:
+/// scf/func ops and terminators are never painted.
+AutocastPlan planAutocast(Operation *root,
+                          const AutocastPlanOptions &options = {});
+
+/// Floating-point operations of one execution of `op` (linalg ops: the
+/// static loop ranges times the float ops of the body; elementwise arith on
+/// tensors: the number of elements; otherwise 0). Dynamic sizes count 1.
+int64_t estimateFlops(Operation *op);
 
 } // namespace mlir::amp
 

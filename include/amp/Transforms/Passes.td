@@ -26,33 +26,82 @@ def VerifyTrainingStep : Pass<"amp-verify-training-step", "ModuleOp"> {
 }
 
 def Autocast : Pass<"amp-autocast", "ModuleOp"> {
-  let summary = "Run contractions in fp16/bf16 with fp32 accumulation";
+  let summary = "Automatic mixed precision: paint allow/deny/infer/clear, "
+                "fewest casts, f32 accumulation";
   let description = [{
-    Automatic mixed precision for linalg/tensor/arith/math IR, following the
-    allow/deny/infer/clear classes of PyTorch autocast and TensorFlow's
-    auto-mixed-precision pass (shared REFERENCE.md, "Autocast").
+    Automatic mixed precision for linalg/tensor/arith/math (and TOSA) IR.
+    The precision policy (Analysis/PrecisionPolicy: classifyOp, planAutocast)
+    gives every op a class (allow / deny / infer / clear, or unknown) and
+    paints the def-use graph like TensorFlow grappler's
+    auto_mixed_precision pass (shared REFERENCE.md, "Autocast"):
+    1. allow ops (contractions, convolutions) run Mixed: `precision` inputs,
+       fp32 accumulator and fp32 result (Micikevicius et al. 2018);
+    2. deny (exp/log/pow/rsqrt/erf, reductions, softmax, the loss, amp ops)
+       spreads forward through infer/clear ops;
+    3. infer/clear ops between allow ops store their tensors in `precision`
+       (elementwise bodies compute in f32 and round once, PyTorch opmath);
+    4. clear ops next to a low-precision value follow it (both ways).
+    Unknown ops, scf/func ops and terminators are never painted: loop-carried
+    values and region results keep their types.
 
-    Expects: func.func bodies in fp32 (any function; training-step markers
-    are not required). Guarantees:
-    - every allow op (linalg contraction: matmul, batch_matmul, matvec,
-      vecmat, dot, contraction generics; convolutions) reads `precision`
-      inputs and keeps its fp32 accumulator and fp32 result (the body
-      extends the inputs to f32 before multiply-add);
-    - deny ops (exp/log/pow/rsqrt, reductions, softmax, the loss) and
-      everything else stay fp32; elementwise ops follow their (fp32) inputs;
-    - each value, parameters (fp32 master weights) included, is cast at most
-      once per target type: one `arith.truncf` right after its definition
-      (or at function entry) shared by all users; a value that is itself an
-      `arith.extf` from the target type is used without a new cast;
-    - function signatures do not change.
-    Ops that the policy does not know stay fp32.
+    Casts: one per (value, target type), placed after the definition (at
+    function entry for arguments, so a weight is cast once per step) and
+    shared by all users; an existing `arith.extf` from `precision` is
+    absorbed (f16 -> f32 -> f16 is exact); f32 -> f16 -> f32 never folds.
+    Tensor constants and `tensor.empty` are converted at compile time (a
+    warning located at the constant when a value overflows or flushes to
+    zero). Idempotent: a second run changes nothing.
+
+    Options: precision=f16|bf16|f32 (f32: the pass does nothing);
+    allow=/deny= op names that override the default lists;
+    keep-io-types (default true: no signature changes; false: a private
+    function whose uses are all func.call takes an argument in low
+    precision when every use in its body reads it low, and returns a
+    result low when every return passes a low value; its calls follow);
+    report=<file.json> writes every op's location, class, precision,
+    reason and deciding rule plus totals (casts inserted, boundary edges,
+    low-precision activation bytes, FLOPs in low precision, and the same
+    figures for a naive PyTorch-style per-op policy), atomically;
+    remarks=true emits one remark per op. Errors: an unknown precision, an
+    op named in both allow= and deny=, an unwritable report file.
+    Documentation: docs/autocast.md.
   }];
   let options = [
     Option<"precision", "precision", "std::string", /*default=*/"\"f16\"",
-           "Low-precision element type: f16 or bf16">,
+           "Low-precision element type: f16, bf16, or f32 (no change)">,
+    ListOption<"allowOps", "allow", "std::string",
+               "Op names forced into the allow class (e.g. linalg.generic)">,
+    ListOption<"denyOps", "deny", "std::string",
+               "Op names forced into the deny class (stay f32)">,
+    Option<"keepIOTypes", "keep-io-types", "bool", /*default=*/"true",
+           "Keep every function signature; false: private functions whose "
+           "uses are all func.call take/return low-precision tensors where "
+           "their body reads/produces them low">,
+    Option<"reportFile", "report", "std::string", /*default=*/"\"\"",
+           "Write the autocast decisions as JSON to this file">,
+    Option<"emitRemarks", "remarks", "bool", /*default=*/"false",
+           "Emit one remark per op with its class, precision and rule">,
+  ];
+  let statistics = [
+    Statistic<"numAllow", "allow-ops", "Ops in the allow class">,
+    Statistic<"numDeny", "deny-ops", "Ops in the deny class">,
+    Statistic<"numInfer", "infer-ops", "Ops in the infer class">,
+    Statistic<"numClear", "clear-ops", "Ops in the clear class">,
+    Statistic<"numUnknown", "unknown-ops",
+              "Ops the policy does not know (kept f32)">,
+    Statistic<"numLowOps", "low-ops",
+              "Ops that store their tensors in low precision">,
+    Statistic<"numMixedOps", "mixed-ops",
+              "Contractions with low inputs and f32 accumulation">,
+    Statistic<"numCasts", "casts-inserted", "Tensor casts inserted">,
+    Statistic<"numConstants", "constants-converted",
+              "Constants converted at compile time">,
+    Statistic<"numSignatures", "signatures-changed",
+              "Private function signatures changed (keep-io-types=false)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect"];
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def LossScaling : Pass<"amp-loss-scaling", "ModuleOp"> {

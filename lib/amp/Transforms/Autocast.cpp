@@ -1,18 +1,25 @@
 //===- Autocast.cpp - amp-autocast ----------------------------------------===//
 //
-// Applies the autocast plan of Analysis/PrecisionPolicy: demotes the f32
-// inputs of allow ops (contractions, convolutions) to f16/bf16 while their
-// accumulator and result stay f32. Decides nothing itself.
+// Applies the autocast plan of Analysis/PrecisionPolicy in one walk over the
+// ops in program order. Decides nothing itself: the plan says which ops run
+// Low (tensors stored in f16/bf16) or Mixed (low inputs, f32 accumulator);
+// this file inserts the casts (one per value and target type), converts
+// constants at compile time, retypes ops and bodies, and reports.
+// The report (report=<file>) is written by AutocastReport.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Transforms/Passes.h"
 
+#include "AutocastReport.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/Verifier.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_AUTOCAST
@@ -24,71 +31,390 @@ using namespace mlir::amp;
 
 namespace {
 
-/// One `arith.truncf` per (value, target element type), created right after
-/// the value's definition (or at the start of its block for block
-/// arguments) so that it dominates every user.
-class CastCache {
-public:
-  explicit CastCache(RewriterBase &rewriter) : rewriter(rewriter) {}
+bool isF32Tensor(Type t) {
+  return isa<RankedTensorType>(t) && getElementTypeOrSelf(t).isF32();
+}
 
-  Value get(Value value, FloatType target) {
-    auto key = std::make_pair(value, target);
-    if (Value cached = cache.lookup(key))
+int64_t staticElements(Type type) {
+  auto shaped = cast<ShapedType>(type);
+  int64_t n = 1;
+  for (int64_t d : shaped.getShape())
+    n *= ShapedType::isDynamic(d) ? 1 : d;
+  return n;
+}
+
+/// Converts an f32 constant to `low` at compile time; warns (located at
+/// `loc`) once when a value overflows to inf or a nonzero value flushes to
+/// zero (IEEE binary16: largest finite 65504, smallest subnormal 2^-24;
+/// REFERENCE.md).
+DenseElementsAttr convertConstant(DenseFPElementsAttr attr, FloatType low,
+                                  Location loc) {
+  bool overflow = false, flush = false;
+  double firstOverflow = 0, firstFlush = 0;
+  DenseElementsAttr converted = attr.mapValues(low, [&](const APFloat &value) {
+    APFloat v = value;
+    bool lost = false;
+    v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+    if (v.isInfinity() && !value.isInfinity() && !overflow) {
+      overflow = true;
+      firstOverflow = value.convertToDouble();
+    }
+    if (v.isZero() && !value.isZero() && !flush) {
+      flush = true;
+      firstFlush = value.convertToDouble();
+    }
+    return v.bitcastToAPInt();
+  });
+  if (overflow)
+    emitWarning(loc) << "amp-autocast: constant value " << firstOverflow
+                     << " overflows " << low
+                     << " and becomes inf (largest finite f16: 65504); keep "
+                        "its users f32 with deny=<op name> if that matters";
+  if (flush)
+    emitWarning(loc) << "amp-autocast: constant value " << firstFlush
+                     << " flushes to zero in " << low
+                     << " (smallest f16 subnormal: 2^-24 ~ 5.96e-8)";
+  return converted;
+}
+
+/// Applies an AutocastPlan: materializes the low / f32 version of values
+/// on demand, one per (value, type), and retypes the planned ops.
+class PlanApplier {
+public:
+  PlanApplier(MLIRContext *ctx, const AutocastPlan &plan, FloatType low)
+      : rewriter(ctx), plan(plan), low(low) {}
+
+  /// keep-io-types=false: a private function whose every use is a
+  /// func.call takes an argument in low precision when all its uses in the
+  /// body read it low, and returns a result in low precision when every
+  /// return passes a value stored low; calls follow. Public functions keep
+  /// their signatures.
+  void changePrivateSignatures(ModuleOp module) {
+    for (auto fn : module.getOps<func::FuncOp>()) {
+      if (!fn.isPrivate() || fn.isExternal())
+        continue;
+      std::optional<SymbolTable::UseRange> uses = fn.getSymbolUses(module);
+      if (!uses || llvm::any_of(*uses, [](const SymbolTable::SymbolUse &u) {
+            return !isa<func::CallOp>(u.getUser());
+          }))
+        continue;
+      SmallVector<unsigned> lowArgs, lowResults;
+      for (BlockArgument arg : fn.getArguments())
+        if (isF32Tensor(arg.getType()) && !arg.use_empty() &&
+            llvm::all_of(arg.getUses(),
+                         [&](OpOperand &u) { return plan.readsLow(u); }))
+          lowArgs.push_back(arg.getArgNumber());
+      SmallVector<func::ReturnOp> returns;
+      fn.walk([&](func::ReturnOp r) { returns.push_back(r); });
+      for (unsigned j = 0; j < fn.getNumResults(); ++j)
+        if (isF32Tensor(fn.getResultTypes()[j]) && !returns.empty() &&
+            llvm::all_of(returns, [&](func::ReturnOp r) {
+              return plan.storesLow(r.getOperand(j));
+            }))
+          lowResults.push_back(j);
+      if (lowArgs.empty() && lowResults.empty())
+        continue;
+      for (unsigned i : lowArgs) {
+        BlockArgument arg = fn.getArgument(i);
+        arg.setType(cast<RankedTensorType>(arg.getType()).clone(low));
+      }
+      for (func::ReturnOp r : returns)
+        for (unsigned j : lowResults)
+          lowOperands[r].insert(j);
+      for (const SymbolTable::SymbolUse &u : *uses) {
+        Operation *call = u.getUser();
+        for (unsigned i : lowArgs)
+          lowOperands[call].insert(i);
+        for (unsigned j : lowResults)
+          lowResults_[call].push_back(j);
+      }
+      SmallVector<Type> results(fn.getResultTypes());
+      for (unsigned j : lowResults)
+        results[j] = cast<RankedTensorType>(results[j]).clone(low);
+      fn.setType(FunctionType::get(fn.getContext(),
+                                   fn.getBody().getArgumentTypes(), results));
+      ++counts.signatures;
+    }
+  }
+
+  void run() {
+    for (Operation *op : plan.order)
+      apply(op);
+    for (Operation *op : llvm::reverse(maybeDead))
+      if (op->use_empty())
+        rewriter.eraseOp(op);
+  }
+
+  AutocastCounts counts;
+
+private:
+  /// The `low` version of the f32 tensor `value`.
+  Value getLow(Value value) {
+    if (Value cached = lowOf.lookup(value))
       return cached;
     auto type = cast<RankedTensorType>(value.getType());
-    // Exact fold: a value that is `arith.extf` of the target type already
-    // has its low-precision form (f16 -> f32 -> f16 is the identity).
-    if (auto ext = value.getDefiningOp<arith::ExtFOp>())
-      if (getElementTypeOrSelf(ext.getIn().getType()) == target)
-        return cache[key] = ext.getIn();
+    auto lowType = type.clone(low);
+    Operation *def = value.getDefiningOp();
+    OpBuilder::InsertionGuard guard(rewriter);
+    Value result;
+    if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def);
+        ext && ext.getIn().getType() == lowType) {
+      // Exact fold: f16 -> f32 -> f16 is the identity.
+      result = ext.getIn();
+      maybeDead.push_back(def);
+    } else if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(def)) {
+      rewriter.setInsertionPointAfter(def);
+      result = tensor::EmptyOp::create(rewriter, def->getLoc(), lowType,
+                                       empty.getDynamicSizes());
+      maybeDead.push_back(def);
+    } else if (def && def->hasTrait<OpTrait::ConstantLike>() &&
+               def->getNumResults() == 1 && constantAttr(def)) {
+      rewriter.setInsertionPointAfter(def);
+      StringAttr name = constantAttr(def);
+      auto attr = cast<DenseFPElementsAttr>(def->getAttr(name));
+      Operation *clone = rewriter.clone(*def);
+      clone->setAttr(name, convertConstant(attr, low, def->getLoc()));
+      clone->getResult(0).setType(lowType);
+      result = clone->getResult(0);
+      maybeDead.push_back(def);
+      ++counts.constants;
+    } else {
+      if (auto arg = dyn_cast<BlockArgument>(value))
+        rewriter.setInsertionPointToStart(arg.getOwner());
+      else
+        rewriter.setInsertionPointAfterValue(value);
+      result =
+          arith::TruncFOp::create(rewriter, value.getLoc(), lowType, value);
+      ++counts.casts;
+      counts.lowBytes += staticElements(lowType) * (low.getWidth() / 8);
+    }
+    return lowOf[value] = result;
+  }
+
+  /// The `low` version of an f32 scalar read by a Low linalg op (the fill
+  /// value): a constant is converted at compile time, anything else is
+  /// rounded once after its definition.
+  Value getLowScalar(Value value) {
+    if (Value cached = lowOf.lookup(value))
+      return cached;
     OpBuilder::InsertionGuard guard(rewriter);
     if (auto arg = dyn_cast<BlockArgument>(value))
       rewriter.setInsertionPointToStart(arg.getOwner());
     else
       rewriter.setInsertionPointAfterValue(value);
-    Value cast = arith::TruncFOp::create(rewriter, value.getLoc(),
-                                         type.clone(target), value);
-    return cache[key] = cast;
+    Value result;
+    if (auto cst = value.getDefiningOp<arith::ConstantFloatOp>()) {
+      auto attr = DenseFPElementsAttr::get(
+          RankedTensorType::get({}, value.getType()), cst.value());
+      APFloat converted =
+          cast<DenseFPElementsAttr>(convertConstant(attr, low, cst.getLoc()))
+              .getSplatValue<APFloat>();
+      result = arith::ConstantFloatOp::create(rewriter, cst.getLoc(), low,
+                                              converted);
+      ++counts.constants;
+    } else {
+      result = arith::TruncFOp::create(rewriter, value.getLoc(), low, value);
+    }
+    return lowOf[value] = result;
   }
 
-private:
-  RewriterBase &rewriter;
-  DenseMap<std::pair<Value, Type>, Value> cache;
+  /// The f32 version of a value that this pass retyped to `low`.
+  Value getWide(Value value) {
+    if (Value cached = wideOf.lookup(value))
+      return cached;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPointAfterValue(value);
+    auto type = cast<RankedTensorType>(value.getType());
+    Value result = arith::ExtFOp::create(
+        rewriter, value.getLoc(), type.clone(rewriter.getF32Type()), value);
+    ++counts.casts;
+    return wideOf[value] = result;
+  }
+
+  /// The name of the dense f32 elements attribute of a constant-like op.
+  static StringAttr constantAttr(Operation *op) {
+    for (NamedAttribute a : op->getAttrs())
+      if (auto dense = dyn_cast<DenseFPElementsAttr>(a.getValue());
+          dense && dense.getElementType().isF32())
+        return a.getName();
+    return {};
+  }
+
+  void apply(Operation *op) {
+    switch (plan.choiceOf(op)) {
+    case OpPrecisionChoice::AsUsed:
+      return applyAsUsed(op);
+    case OpPrecisionChoice::F32:
+      return restoreF32Operands(op);
+    case OpPrecisionChoice::Mixed:
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+        return applyMixed(linalgOp);
+      return applyMixedGeneric(op);
+    case OpPrecisionChoice::Low:
+      return applyLow(op);
+    }
+  }
+
+  /// Ops that keep their types read the f32 version of retyped operands.
+  void restoreF32Operands(Operation *op) {
+    auto marked = lowOperands.find(op);
+    for (OpOperand &use : op->getOpOperands()) {
+      bool wantsLow = marked != lowOperands.end() &&
+                      marked->second.contains(use.getOperandNumber());
+      if (wantsLow && isF32Tensor(use.get().getType()))
+        rewriter.modifyOpInPlace(op, [&] { use.set(getLow(use.get())); });
+      else if (!wantsLow && retyped.contains(use.get()))
+        rewriter.modifyOpInPlace(op, [&] { use.set(getWide(use.get())); });
+    }
+    // Calls of private functions whose results became low.
+    for (unsigned j : lowResults_.lookup(op)) {
+      Value result = op->getResult(j);
+      rewriter.modifyOpInPlace(op, [&] {
+        result.setType(cast<RankedTensorType>(result.getType()).clone(low));
+      });
+      retyped.insert(result);
+    }
+  }
+
+  /// Existing casts: a truncf to `low` of a value that is now low is the
+  /// value itself; any other cast reads the f32 version.
+  void applyAsUsed(Operation *op) {
+    if (op->getNumOperands() != 1 || !retyped.contains(op->getOperand(0)))
+      return;
+    if (isa<arith::TruncFOp>(op) &&
+        op->getResult(0).getType() == op->getOperand(0).getType()) {
+      rewriter.replaceAllUsesWith(op->getResult(0), op->getOperand(0));
+      maybeDead.push_back(op);
+      return;
+    }
+    restoreF32Operands(op);
+  }
+
+  void applyMixed(linalg::LinalgOp op) {
+    for (OpOperand *in : op.getDpsInputOperands())
+      if (isF32Tensor(in->get().getType()) && !retyped.contains(in->get()))
+        rewriter.modifyOpInPlace(op, [&] { in->set(getLow(in->get())); });
+    for (OpOperand &init : op.getDpsInitsMutable())
+      if (retyped.contains(init.get()))
+        rewriter.modifyOpInPlace(op, [&] { init.set(getWide(init.get())); });
+    fixLinalgBody(op);
+  }
+
+  /// A non-linalg Mixed op (tosa.matmul): every f32 tensor operand is read
+  /// in low precision, the f32 result stays.
+  void applyMixedGeneric(Operation *op) {
+    for (OpOperand &use : op->getOpOperands())
+      if (isF32Tensor(use.get().getType()) && !retyped.contains(use.get()))
+        rewriter.modifyOpInPlace(op, [&] { use.set(getLow(use.get())); });
+  }
+
+  void applyLow(Operation *op) {
+    rewriter.modifyOpInPlace(op, [&] {
+      for (OpOperand &use : op->getOpOperands()) {
+        if (isF32Tensor(use.get().getType()))
+          use.set(getLow(use.get()));
+        else if (use.get().getType().isF32() && isa<linalg::LinalgOp>(op))
+          use.set(getLowScalar(use.get()));
+      }
+      for (OpResult result : op->getResults())
+        if (isF32Tensor(result.getType())) {
+          auto type = cast<RankedTensorType>(result.getType()).clone(low);
+          result.setType(type);
+          retyped.insert(result);
+          counts.lowBytes += staticElements(type) * (low.getWidth() / 8);
+        }
+    });
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+      fixLinalgBody(linalgOp);
+    else
+      convertFloatAttrs(op);
+    if (auto pad = dyn_cast<tensor::PadOp>(op))
+      roundYielded(pad.getRegion().front().getTerminator(),
+                   {getElementTypeOrSelf(pad.getType())});
+  }
+
+  /// f32 attributes of a Low op outside linalg (e.g. tosa.clamp bounds)
+  /// take the low type; values beyond its range saturate to +-inf, which
+  /// keeps a clamp bound a bound.
+  void convertFloatAttrs(Operation *op) {
+    for (NamedAttribute a : op->getAttrs()) {
+      auto f = dyn_cast<FloatAttr>(a.getValue());
+      if (!f || !f.getType().isF32())
+        continue;
+      APFloat v = f.getValue();
+      bool lost = false;
+      v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      rewriter.modifyOpInPlace(
+          op, [&] { op->setAttr(a.getName(), FloatAttr::get(low, v)); });
+    }
+  }
+
+  /// Body block arguments take the element type of their (possibly new)
+  /// operand and are extended to the old type once at the start of the
+  /// body, so the payload computes as before (in f32: PyTorch's opmath);
+  /// yielded values are rounded once to the element type of their init.
+  void fixLinalgBody(linalg::LinalgOp op) {
+    Block *body = op.getBlock();
+    OpBuilder::InsertionGuard guard(rewriter);
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (operand.getOperandNumber() >= body->getNumArguments())
+        continue;
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      Type want = getElementTypeOrSelf(operand.get().getType());
+      Type have = arg.getType();
+      if (want == have || !isa<FloatType>(have))
+        continue;
+      rewriter.modifyOpInPlace(op, [&] { arg.setType(want); });
+      if (arg.use_empty())
+        continue;
+      rewriter.setInsertionPointToStart(body);
+      Value ext = arith::ExtFOp::create(rewriter, op.getLoc(), have, arg);
+      rewriter.replaceAllUsesExcept(arg, ext, ext.getDefiningOp());
+    }
+    SmallVector<Type> want;
+    for (Value init : op.getDpsInits())
+      want.push_back(getElementTypeOrSelf(init.getType()));
+    roundYielded(body->getTerminator(), want);
+  }
+
+  void roundYielded(Operation *yield, ArrayRef<Type> want) {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(yield);
+    for (auto [i, type] : llvm::enumerate(want)) {
+      if (i >= yield->getNumOperands())
+        break;
+      Value v = yield->getOperand(i);
+      if (v.getType() == type || !isa<FloatType>(type))
+        continue;
+      Value t = arith::TruncFOp::create(rewriter, yield->getLoc(), type, v);
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(i, t); });
+    }
+  }
+
+  IRRewriter rewriter;
+  const AutocastPlan &plan;
+  FloatType low;
+  DenseMap<Value, Value> lowOf, wideOf;
+  DenseSet<Value> retyped;
+  SmallVector<Operation *> maybeDead;
+  /// keep-io-types=false: operands of returns/calls read in low precision,
+  /// and call results that are low.
+  DenseMap<Operation *, llvm::SmallDenseSet<unsigned, 4>> lowOperands;
+  DenseMap<Operation *, SmallVector<unsigned>> lowResults_;
 };
 
-/// Replaces input operand `operandNumber` of `op` by `lowValue` and retypes
-/// the matching body argument; the body reads it through one `arith.extf` to
-/// f32, so the multiply-accumulate keeps running in fp32 (the same body
-/// that linalg's named-op builders create for mixed-precision operands).
-} // namespace
-
-static void demoteInput(RewriterBase &rewriter, linalg::LinalgOp op,
-                        unsigned operandNumber, Value lowValue) {
-  Block *body = op.getBlock();
-  BlockArgument arg = body->getArgument(operandNumber);
-  Type wide = arg.getType();
-  Type narrow = getElementTypeOrSelf(lowValue.getType());
-  rewriter.modifyOpInPlace(op, [&] {
-    op->setOperand(operandNumber, lowValue);
-    arg.setType(narrow);
-  });
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(body);
-  Value ext = arith::ExtFOp::create(rewriter, op.getLoc(), wide, arg);
-  rewriter.replaceAllUsesExcept(arg, ext, ext.getDefiningOp());
-}
-
-namespace {
 struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
   using AutocastBase::AutocastBase;
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    FloatType target;
+    FloatType low;
+    if (precision == "f32")
+      return; // keep f32: identity
     if (precision == "f16")
-      target = Float16Type::get(ctx);
+      low = Float16Type::get(ctx);
     else if (precision == "bf16")
-      target = BFloat16Type::get(ctx);
+      low = BFloat16Type::get(ctx);
     else {
       emitError(getOperation().getLoc(),
                 "amp-autocast: precision must be f16 or bf16 "
@@ -97,15 +423,57 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
       return signalPassFailure();
     }
 
-    AutocastPlan plan = planAutocast(getOperation());
-    IRRewriter rewriter(ctx);
-    CastCache casts(rewriter);
-    for (const DemotedOp &d : plan.demoted) {
-      auto op = cast<linalg::LinalgOp>(d.op);
-      for (unsigned operand : d.operands)
-        demoteInput(rewriter, op, operand,
-                    casts.get(op->getOperand(operand), target));
+    AutocastPlanOptions options;
+    for (const std::string &name : allowOps)
+      options.overrides.allow.insert(name);
+    for (const std::string &name : denyOps) {
+      if (options.overrides.allow.contains(name)) {
+        emitError(getOperation().getLoc(), "amp-autocast: op '")
+            << name << "' is named in both allow= and deny=";
+        return signalPassFailure();
+      }
+      options.overrides.deny.insert(name);
     }
+
+    AutocastPlan plan = planAutocast(getOperation(), options);
+    AutocastReport report =
+        summarizePlan(plan, precision, /*withEntries=*/!reportFile.empty());
+    if (emitRemarks)
+      emitPlanRemarks(plan);
+
+    PlanApplier applier(ctx, plan, low);
+    if (!keepIOTypes)
+      applier.changePrivateSignatures(getOperation());
+    applier.run();
+    report.counts = applier.counts;
+
+    numAllow = report.perClass[PrecisionClass::Allow];
+    numDeny = report.perClass[PrecisionClass::Deny];
+    numInfer = report.perClass[PrecisionClass::Infer];
+    numClear = report.perClass[PrecisionClass::Clear];
+    numUnknown = report.perClass[PrecisionClass::Unknown];
+    numLowOps = report.lowOps;
+    numMixedOps = report.mixedOps;
+    numCasts = applier.counts.casts;
+    numConstants = applier.counts.constants;
+    numSignatures = applier.counts.signatures;
+
+    // Only the retyped ops can have become invalid: verify those (with
+    // their bodies) and name the culprit, instead of the whole module.
+    bool invalid = false;
+    for (Operation *op : plan.order)
+      if (plan.choiceOf(op) == OpPrecisionChoice::Low)
+        invalid |= failed(verify(op));
+    if (invalid) {
+      emitError(getOperation().getLoc(),
+                "amp-autocast: the rewritten IR does not verify (an op "
+                "painted low does not accept low-precision types); name it "
+                "in deny= to keep it f32");
+      return signalPassFailure();
+    }
+    if (!reportFile.empty() &&
+        failed(writeReport(report, reportFile, getOperation().getLoc())))
+      return signalPassFailure();
   }
 };
 

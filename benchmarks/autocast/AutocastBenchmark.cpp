@@ -1,0 +1,118 @@
+//===- AutocastBenchmark.cpp - painted autocast vs naive per-op casting ---===//
+//
+// For each model (examples/models/{mlp,cnn,transformer}.mlir and
+// examples/fashion-mnist/mlp.mlir), runs amp-autocast (f16) with
+// report=<tmp>, reads the report's totals and prints two rows:
+//   - casts inserted by the painting vs the naive per-op policy (PyTorch
+//     autocast_mode.cpp style: every allow op casts its f32 inputs to f16
+//     and its results back to f32, nothing shared), goal: painted <= naive
+//     and painted <= boundary edges (one cast per value and type);
+//   - the fraction of FLOPs that run in low precision, painted vs naive.
+// All figures are counts from one run (no timing).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/InitAll.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+
+using namespace mlir;
+
+namespace {
+
+void row(const std::string &bench, const std::string &figure,
+         const std::string &ref, const std::string &goal, bool met) {
+  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|" << goal
+               << "|" << (met ? "met" : "missed") << "\n";
+}
+
+std::string pct(double f) {
+  std::string s;
+  llvm::raw_string_ostream(s) << llvm::format("%.1f%%", 100.0 * f);
+  return s;
+}
+
+/// Runs amp-autocast on `path` and returns the report's totals.
+std::optional<llvm::json::Object> autocastTotals(MLIRContext &ctx,
+                                                 const std::string &path) {
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
+  if (!module)
+    return std::nullopt;
+  llvm::SmallString<128> report;
+  if (llvm::sys::fs::createTemporaryFile("amp-autocast", "json", report))
+    return std::nullopt;
+  PassManager pm(&ctx);
+  amp::AutocastOptions options;
+  options.precision = "f16";
+  options.reportFile = report.str().str();
+  pm.addPass(amp::createAutocast(options));
+  bool ok = succeeded(pm.run(*module));
+  auto buffer = llvm::MemoryBuffer::getFile(report);
+  llvm::sys::fs::remove(report);
+  if (!ok || !buffer)
+    return std::nullopt;
+  llvm::Expected<llvm::json::Value> json =
+      llvm::json::parse((*buffer)->getBuffer());
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *totals = json->getAsObject()->getObject("totals");
+  if (!totals)
+    return std::nullopt;
+  return *totals;
+}
+
+} // namespace
+
+int main() {
+  DialectRegistry registry;
+  amp::registerAllDialectsAndExtensions(registry);
+  MLIRContext ctx(registry);
+  const std::string root = AMP_SOURCE_DIR;
+  int status = 0;
+  for (const char *model :
+       {"examples/models/mlp.mlir", "examples/models/cnn.mlir",
+        "examples/models/transformer.mlir",
+        "examples/fashion-mnist/mlp.mlir"}) {
+    std::optional<llvm::json::Object> t =
+        autocastTotals(ctx, root + "/" + model);
+    if (!t) {
+      llvm::errs() << model << ": amp-autocast failed\n";
+      status = 1;
+      continue;
+    }
+    int64_t casts = t->getInteger("casts_inserted").value_or(-1);
+    int64_t edges = t->getInteger("boundary_edges").value_or(-1);
+    int64_t naive = t->getInteger("naive_local_casts").value_or(-1);
+    double low = t->getNumber("flops_low_fraction").value_or(0);
+    double naiveLow =
+        t->getNumber("naive_local_flops_low_fraction").value_or(0);
+    int64_t unknown = -1;
+    if (const llvm::json::Object *pc = t->getObject("per_class"))
+      unknown = pc->getInteger("unknown").value_or(-1);
+    llvm::outs() << model << ": " << casts << " casts (" << edges
+                 << " precision-boundary edges), naive per-op " << naive
+                 << "; low-precision FLOPs " << pct(low) << " vs naive "
+                 << pct(naiveLow) << "; unknown ops " << unknown << "\n";
+    row(std::string("autocast casts, ") + model,
+        std::to_string(casts) + " (edges " + std::to_string(edges) + ")",
+        "naive per-op " + std::to_string(naive), "<= naive, <= edges",
+        casts <= naive && casts <= edges);
+    row(std::string("autocast low-precision FLOP fraction, ") + model, pct(low),
+        "naive per-op " + pct(naiveLow), ">= naive", low >= naiveLow);
+  }
+  return status;
+}
