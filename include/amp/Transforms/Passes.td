@@ -275,10 +275,12 @@ def GPULaunchHostCompute
 }
 
 def CheckNVVMLowering : Pass<"amp-check-nvvm-lowering", "ModuleOp"> {
-  let summary = "Fail on any op in a gpu.module that is not LLVM or NVVM";
+  let summary = "Fail on any op that the NVVM lowering left behind";
   let description = [{
-    Runs after `convert-gpu-to-nvvm` and before serialization: every op in
-    a `gpu.module` must be in the LLVM or NVVM dialect. Without this check
+    Runs after `convert-gpu-to-nvvm` and `gpu-to-llvm`, before
+    serialization: every op in a `gpu.module` must be in the LLVM or NVVM
+    dialect, every host op in the LLVM dialect (or `gpu.binary` /
+    `gpu.launch_func`, which LLVM IR translation handles). Without this check
     an op without a conversion pattern (e.g. arith on f16/bf16 when the
     ConvertToLLVM interfaces were not registered) reaches the serializer
     and fails far from its cause. One error per kind of op, located on its

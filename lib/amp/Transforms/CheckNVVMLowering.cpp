@@ -34,6 +34,20 @@ struct CheckNVVMLoweringPass
                  "mlir::registerAllExtensions)";
       });
     });
+    // Host code: LLVM, plus the GPU ops that LLVM IR translation handles.
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<gpu::GPUModuleOp>(op))
+        return WalkResult::skip();
+      if (op == getOperation() || isa<LLVM::LLVMDialect>(op->getDialect()) ||
+          isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op))
+        return WalkResult::advance();
+      ok = false;
+      if (reported.insert(op->getName().getStringRef()).second)
+        emitError(op->getLoc())
+            << "amp-lower-to-nvvm could not lower '" << op->getName()
+            << "' in host code to LLVM";
+      return WalkResult::advance();
+    });
     if (!ok)
       signalPassFailure();
   }

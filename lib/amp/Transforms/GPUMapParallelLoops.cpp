@@ -54,7 +54,7 @@ struct GPUMapParallelLoopsPass
     if (blockSize < 1 || blockSize > 1024) {
       getOperation().emitError("amp-gpu-map-parallel-loops: block-size must "
                                "be in [1, 1024], got ")
-          << blockSize;
+          << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
     SmallVector<scf::ParallelOp> outermost;
