@@ -2,6 +2,23 @@
 // of all gradients (4x8 f16: [0, 32), 16 f32: [32, 48), 2x3x5 bf16: [48, 78)),
 // each element read once and written once, one found_inf flag.
 // RUN: amp-opt %s --amp-gpu-fuse-unscale-and-check --split-input-file -verify-diagnostics | FileCheck %s
+// More gradients than max-gradients-per-kernel: one loop per group, one flag.
+// RUN: amp-opt %s --amp-gpu-fuse-unscale-and-check=max-gradients-per-kernel=2 --split-input-file -verify-diagnostics | FileCheck %s --check-prefix=GROUP
+// RUN: not amp-opt %s --amp-gpu-fuse-unscale-and-check=max-gradients-per-kernel=0 --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: max-gradients-per-kernel must be >= 1
+
+// GROUP-LABEL: func.func @three_gradients(
+// GROUP: %[[FLAG:.*]] = memref.alloc() : memref<i1>
+// GROUP: scf.parallel
+// GROUP: memref.store %false{{.*}}, %[[FLAG]][]
+// GROUP: scf.parallel
+// GROUP: memref.store %true{{.*}}, %[[FLAG]][]
+// GROUP: memref.store %true{{.*}}, %[[FLAG]][]
+// GROUP: scf.parallel
+// GROUP: arith.extf {{.*}} : bf16 to f32
+// GROUP: memref.store %true{{.*}}, %[[FLAG]][]
+// GROUP-NOT: scf.parallel
+// GROUP: return
 
 // CHECK-LABEL: func.func @three_gradients(
 // CHECK-SAME: %[[G0:[^:]+]]: tensor<4x8xf16>, %[[G1:[^:]+]]: tensor<16xf32>, %[[G2:[^:]+]]: tensor<2x3x5xbf16>, %[[INV:[^:]+]]: tensor<f32>

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
-#include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/GpuTrainer.h"
+#include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/Trainer.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -190,8 +190,8 @@ int main(int argc, char **argv) {
     llvm::outs().flush();
     auto r = device == "cuda" ? runtime::trainOnCuda(*module, o, *trainSet,
                                                      *testSet, llvm::outs())
-                              : runtime::train(*module, o, *trainSet,
-                                               *testSet, llvm::outs());
+                              : runtime::train(*module, o, *trainSet, *testSet,
+                                               llvm::outs());
     if (!r) {
       llvm::errs() << "amp-run: run " << runSpecs[i] << ": "
                    << llvm::toString(r.takeError()) << "\n";

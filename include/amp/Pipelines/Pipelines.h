@@ -89,6 +89,12 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
                      "nvvm/libdevice (default: $CUDA_HOME, then "
                      "/usr/local/cuda)"),
       llvm::cl::init("")};
+  Option<bool> kernelBarePointers{
+      *this, "kernel-bare-pointers",
+      llvm::cl::desc("Pass memrefs to kernels as bare pointers (8 bytes "
+                     "instead of a descriptor; needs static shapes, so "
+                     "turn it off for dynamic ones)"),
+      llvm::cl::init(true)};
   Option<int64_t> blockSize{
       *this, "block-size",
       llvm::cl::desc("Threads per block of one-dimensional loops"),

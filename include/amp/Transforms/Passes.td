@@ -172,7 +172,11 @@ def GPUFuseUnscaleAndCheck
     `true` into the single found_inf flag (a benign race: every writer
     stores the same value). The flag is zeroed by a one-element loop before.
     After `amp-gpu-map-parallel-loops` and `convert-parallel-loops-to-gpu`
-    this is one kernel launch covering every gradient.
+    this is one kernel launch covering every gradient. Every gradient is a
+    kernel parameter (8 bytes with bare pointers, 40+ as a descriptor) and
+    CUDA limits parameters to 4 KiB below PTX 8.1, so steps with more than
+    `max-gradients-per-kernel` gradients get one such loop per group of
+    that many (still one flag, still one read and one write per element).
 
     Runs on tensors before one-shot bufferization: gradients enter through
     `bufferization.to_buffer read_only`, results leave through
@@ -180,6 +184,11 @@ def GPUFuseUnscaleAndCheck
     must be ranked tensors of f16, bf16 or f32 with static or dynamic
     shapes; the inverse scale is a tensor<f32>.
   }];
+  let options = [
+    Option<"maxGradientsPerKernel", "max-gradients-per-kernel", "int64_t",
+           "128", "Gradients covered by one loop (kernel); more get one "
+           "loop per group">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::affine::AffineDialect",
                            "::mlir::bufferization::BufferizationDialect",

@@ -50,7 +50,11 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   // canonicalization folds 1/S into host scalars, then for what
   // amp-lower-to-standard builds (the amp.update_scale rule, the seed).
   pm.addNestedPass<func::FuncOp>(createGPUKeepOnDevice());
-  pm.addNestedPass<func::FuncOp>(createGPUFuseUnscaleAndCheck());
+  // Parameter space of a kernel: 4 KiB below PTX 8.1 (bare pointers: 8
+  // bytes per gradient and output; descriptors of rank 1: 40 bytes).
+  GPUFuseUnscaleAndCheckOptions fuse;
+  fuse.maxGradientsPerKernel = options.kernelBarePointers ? 128 : 24;
+  pm.addNestedPass<func::FuncOp>(createGPUFuseUnscaleAndCheck(fuse));
   pm.addPass(createLowerAmpToStandard());
   pm.addPass(createCanonicalizer());
   pm.addPass(createCSEPass());
@@ -103,7 +107,9 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = options.kernelBarePointers;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
   kernels.addPass(createCanonicalizer());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
@@ -116,7 +122,9 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createGpuToLLVMConversionPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.kernelBarePtrCallConv = options.kernelBarePointers;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCheckNVVMLowering());
 

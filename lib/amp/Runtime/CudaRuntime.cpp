@@ -43,8 +43,8 @@ bool check(CUresult result, const char *what) {
   const char *name = nullptr, *text = nullptr;
   cuGetErrorName(result, &name);
   cuGetErrorString(result, &text);
-  std::string message = std::string(what) + " failed: " +
-                        (name ? name : "unknown error") + " (" +
+  std::string message = std::string(what) +
+                        " failed: " + (name ? name : "unknown error") + " (" +
                         (text ? text : "") + ")";
   std::fprintf(stderr, "amp cuda runtime: %s\n", message.c_str());
   std::lock_guard<std::mutex> lock(errorMutex);
@@ -84,9 +84,7 @@ bool ensureContext() {
 // Entry points of lowered host code (mgpu*)
 //===----------------------------------------------------------------------===//
 
-AMP_EXPORT void mgpuSetDefaultDevice(int32_t device) {
-  defaultDevice = device;
-}
+AMP_EXPORT void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 
 /// A cubin or fatbin (gpu.binary format=bin|fatbin).
 AMP_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
@@ -119,8 +117,7 @@ AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
     check(cuModuleUnload(module), "cuModuleUnload");
 }
 
-AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
-                                            const char *name) {
+AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   CUfunction function = nullptr;
   if (module)
     check(cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
@@ -130,9 +127,9 @@ AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module,
 AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                  intptr_t gridY, intptr_t gridZ,
                                  intptr_t blockX, intptr_t blockY,
-                                 intptr_t blockZ, int32_t smem,
-                                 CUstream stream, void **params,
-                                 void **extra, size_t /*paramsCount*/) {
+                                 intptr_t blockZ, int32_t smem, CUstream stream,
+                                 void **params, void **extra,
+                                 size_t /*paramsCount*/) {
   if (!function || !ensureContext())
     return;
   if (smem > 0) {
@@ -140,8 +137,8 @@ AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     CUdevice device;
     check(cuCtxGetDevice(&device), "cuCtxGetDevice");
     check(cuDeviceGetAttribute(
-              &maxShared,
-              CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device),
+              &maxShared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+              device),
           "cuDeviceGetAttribute");
     if (smem > 48 * 1024 && smem <= maxShared)
       check(cuFuncSetAttribute(function,

@@ -104,8 +104,8 @@ static std::string findRuntimeLibrary() {
     return env;
   std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   if (!exe.empty()) {
-    llvm::SmallString<256> installed(llvm::sys::path::parent_path(
-        llvm::sys::path::parent_path(exe)));
+    llvm::SmallString<256> installed(
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)));
     llvm::sys::path::append(installed, "lib", "libamp_cuda_runtime.so");
     if (llvm::sys::fs::exists(installed) &&
         llvm::StringRef(AMP_CUDA_RUNTIME_PATH).size() > 0)
@@ -127,8 +127,8 @@ llvm::Expected<std::string> mlir::amp::runtime::initCuda() {
   auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
       api->libraryPath.c_str(), &loadError);
   if (!library.isValid())
-    return makeError("cannot load the CUDA runtime " + api->libraryPath +
-                     ": " + loadError +
+    return makeError("cannot load the CUDA runtime " + api->libraryPath + ": " +
+                     loadError +
                      " (is the NVIDIA driver, libcuda.so.1, installed?)");
   auto *init = reinterpret_cast<int (*)(char *, size_t)>(
       library.getAddressOfSymbol("ampCudaInit"));
@@ -136,8 +136,8 @@ llvm::Expected<std::string> mlir::amp::runtime::initCuda() {
       library.getAddressOfSymbol("ampCudaLastError"));
   api->alloc = reinterpret_cast<void *(*)(uint64_t)>(
       library.getAddressOfSymbol("ampCudaAlloc"));
-  api->free =
-      reinterpret_cast<void (*)(void *)>(library.getAddressOfSymbol("ampCudaFree"));
+  api->free = reinterpret_cast<void (*)(void *)>(
+      library.getAddressOfSymbol("ampCudaFree"));
   api->copy = reinterpret_cast<void (*)(void *, const void *, size_t)>(
       library.getAddressOfSymbol("ampCudaCopy"));
   if (!init || !api->lastError || !api->alloc || !api->free || !api->copy)
@@ -214,9 +214,10 @@ static void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
   }
 }
 
-llvm::Expected<RunResult> mlir::amp::runtime::trainOnCuda(
-    ModuleOp module, const TrainOptions &o, const Dataset &trainSet,
-    const Dataset &testSet, llvm::raw_ostream &log) {
+llvm::Expected<RunResult>
+mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
+                                const Dataset &trainSet, const Dataset &testSet,
+                                llvm::raw_ostream &log) {
   auto device = initCuda();
   if (!device)
     return device.takeError();
@@ -267,7 +268,8 @@ llvm::Expected<RunResult> mlir::amp::runtime::trainOnCuda(
   if (batch <= 0)
     return makeError("the input's batch dimension is dynamic: pass "
                      "--batch-size=N with N >= 1");
-  auto specsOf = [&](TypeRange types) -> llvm::Expected<std::vector<TensorSpec>> {
+  auto specsOf =
+      [&](TypeRange types) -> llvm::Expected<std::vector<TensorSpec>> {
     std::vector<TensorSpec> specs;
     for (Type t : types) {
       auto spec = TensorSpec::fromType(t, batch);
@@ -320,6 +322,7 @@ llvm::Expected<RunResult> mlir::amp::runtime::trainOnCuda(
   LowerToNVVMOptions nvvm;
   nvvm.chip = api.chip;
   nvvm.format = "bin";
+  nvvm.kernelBarePointers = !inputType.isDynamicDim(0);
   if (auto err = runPipeline(
           *work, [&](PassManager &pm) { buildLowerToNVVMPipeline(pm, nvvm); },
           "amp-lower-to-nvvm{chip=" + api.chip + "}"))

@@ -43,9 +43,8 @@ struct CheckNVVMLoweringPass
         return WalkResult::advance();
       ok = false;
       if (reported.insert(op->getName().getStringRef()).second)
-        emitError(op->getLoc())
-            << "amp-lower-to-nvvm could not lower '" << op->getName()
-            << "' in host code to LLVM";
+        emitError(op->getLoc()) << "amp-lower-to-nvvm could not lower '"
+                                << op->getName() << "' in host code to LLVM";
       return WalkResult::advance();
     });
     if (!ok)

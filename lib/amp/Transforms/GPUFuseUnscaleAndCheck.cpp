@@ -13,6 +13,7 @@
 
 #include "mlir/IR/PatternMatch.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace mlir::amp {
@@ -29,10 +30,10 @@ static Value numElements(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   Value n = arith::ConstantIndexOp::create(b, loc, 1);
   for (int64_t d = 0; d < type.getRank(); ++d) {
-    Value size = type.isDynamicDim(d)
-                     ? Value(memref::DimOp::create(b, loc, buffer, d))
-                     : Value(arith::ConstantIndexOp::create(
-                           b, loc, type.getDimSize(d)));
+    Value size =
+        type.isDynamicDim(d)
+            ? Value(memref::DimOp::create(b, loc, buffer, d))
+            : Value(arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)));
     n = arith::MulIOp::create(b, loc, n, size);
   }
   return n;
@@ -48,10 +49,10 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
       indices[d] = linear;
       break;
     }
-    Value size = type.isDynamicDim(d)
-                     ? Value(memref::DimOp::create(b, loc, buffer, d))
-                     : Value(arith::ConstantIndexOp::create(
-                           b, loc, type.getDimSize(d)));
+    Value size =
+        type.isDynamicDim(d)
+            ? Value(memref::DimOp::create(b, loc, buffer, d))
+            : Value(arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)));
     indices[d] = arith::RemUIOp::create(b, loc, linear, size);
     linear = arith::DivUIOp::create(b, loc, linear, size);
   }
@@ -62,13 +63,13 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
 /// when the element is +-inf or NaN.
 static void emitElement(OpBuilder &b, Location loc, Value local, Value grad,
                         Value out, Value invScale, Value flag) {
-  auto elemType = cast<FloatType>(
-      cast<MemRefType>(grad.getType()).getElementType());
+  auto elemType =
+      cast<FloatType>(cast<MemRefType>(grad.getType()).getElementType());
   SmallVector<Value> idx = delinearize(b, loc, local, grad);
   Value x = memref::LoadOp::create(b, loc, grad, idx);
-  Value xf = elemType.isF32() ? x
-                              : Value(arith::ExtFOp::create(
-                                    b, loc, b.getF32Type(), x));
+  Value xf = elemType.isF32()
+                 ? x
+                 : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), x));
   Value y = arith::MulFOp::create(b, loc, xf, invScale);
   if (!elemType.isF32())
     y = arith::TruncFOp::create(b, loc, elemType, y);
@@ -104,7 +105,10 @@ static void emitDispatch(OpBuilder &b, Location loc, Value i, unsigned k,
   emitDispatch(b, loc, i, k + 1, grads, outs, offsets, invScale, flag);
 }
 
-static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op) {
+/// Replaces `op` by one loop per group of at most `groupSize` gradients
+/// (normally one loop for all of them).
+static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op,
+                          int64_t groupSize) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
   auto bufferOf = [&](Value tensor) -> Value {
@@ -114,10 +118,7 @@ static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op) {
                                              /*read_only=*/true);
   };
 
-  SmallVector<Value> grads, outs, offsets;
-  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
-  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  Value total = zero;
+  SmallVector<Value> grads, outs;
   for (Value grad : op.getGrads()) {
     if (!isa<Float16Type, BFloat16Type, Float32Type>(
             getElementTypeOrSelf(grad.getType())))
@@ -132,11 +133,9 @@ static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op) {
       if (type.isDynamicDim(d))
         dynSizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
     outs.push_back(memref::AllocOp::create(rewriter, loc, type, dynSizes));
-    offsets.push_back(total);
-    total = arith::AddIOp::create(rewriter, loc, total,
-                                  numElements(rewriter, loc, buffer));
   }
-  offsets.push_back(total);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
   Value invScale = bufferOf(op.getInvScale());
   auto flagType = MemRefType::get({}, rewriter.getI1Type());
   Value flag = memref::AllocOp::create(rewriter, loc, flagType);
@@ -149,13 +148,30 @@ static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op) {
         Value f = arith::ConstantIntOp::create(b, l, 0, 1);
         memref::StoreOp::create(b, l, f, flag, ValueRange{});
       });
-  // The check itself: one loop over the concatenated gradients.
-  scf::ParallelOp::create(
-      rewriter, loc, ValueRange{zero}, ValueRange{total}, ValueRange{one},
-      [&](OpBuilder &b, Location l, ValueRange ivs) {
-        Value s = memref::LoadOp::create(b, l, invScale, ValueRange{});
-        emitDispatch(b, l, ivs[0], 0, grads, outs, offsets, s, flag);
-      });
+  // The check itself: one loop over the concatenated gradients (of each
+  // group).
+  for (size_t first = 0; first < grads.size();
+       first += static_cast<size_t>(groupSize)) {
+    size_t count =
+        std::min(grads.size() - first, static_cast<size_t>(groupSize));
+    ArrayRef<Value> groupGrads = ArrayRef<Value>(grads).slice(first, count);
+    ArrayRef<Value> groupOuts = ArrayRef<Value>(outs).slice(first, count);
+    SmallVector<Value> offsets;
+    Value total = zero;
+    for (Value grad : groupGrads) {
+      offsets.push_back(total);
+      total = arith::AddIOp::create(rewriter, loc, total,
+                                    numElements(rewriter, loc, grad));
+    }
+    offsets.push_back(total);
+    scf::ParallelOp::create(
+        rewriter, loc, ValueRange{zero}, ValueRange{total}, ValueRange{one},
+        [&](OpBuilder &b, Location l, ValueRange ivs) {
+          Value s = memref::LoadOp::create(b, l, invScale, ValueRange{});
+          emitDispatch(b, l, ivs[0], 0, groupGrads, groupOuts, offsets, s,
+                       flag);
+        });
+  }
 
   SmallVector<Value> results;
   for (auto [out, result] : llvm::zip(outs, op.getUnscaled()))
@@ -172,12 +188,18 @@ static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op) {
 namespace {
 struct GPUFuseUnscaleAndCheckPass
     : amp::impl::GPUFuseUnscaleAndCheckBase<GPUFuseUnscaleAndCheckPass> {
+  using Base::Base;
   void runOnOperation() override {
+    if (maxGradientsPerKernel < 1) {
+      getOperation().emitError("amp-gpu-fuse-unscale-and-check: "
+                               "max-gradients-per-kernel must be >= 1");
+      return signalPassFailure();
+    }
     SmallVector<UnscaleAndCheckOp> ops;
     getOperation().walk([&](UnscaleAndCheckOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (UnscaleAndCheckOp op : ops)
-      if (failed(fuse(rewriter, op)))
+      if (failed(fuse(rewriter, op, maxGradientsPerKernel)))
         return signalPassFailure();
   }
 };

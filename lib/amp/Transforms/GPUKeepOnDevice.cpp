@@ -71,8 +71,7 @@ static LogicalResult predicate(IRRewriter &rewriter, scf::IfOp ifOp) {
   Block *parent = ifOp->getBlock();
   for (Block *block : {ifOp.thenBlock(), ifOp.elseBlock()}) {
     rewriter.eraseOp(block->getTerminator());
-    parent->getOperations().splice(ifOp->getIterator(),
-                                   block->getOperations());
+    parent->getOperations().splice(ifOp->getIterator(), block->getOperations());
   }
   rewriter.setInsertionPoint(ifOp);
   SmallVector<Value> results;

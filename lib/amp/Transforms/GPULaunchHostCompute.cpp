@@ -44,10 +44,11 @@ static bool touchesDeviceMemory(Operation *op) {
 static bool isHostOnly(Operation *op) {
   bool found = false;
   op->walk([&](Operation *nested) {
-    found |= isa<gpu::GPUDialect>(nested->getDialect()) ||
-             isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
-                 memref::CopyOp, memref::GetGlobalOp, func::CallOp,
-                 func::ReturnOp>(nested);
+    found |=
+        isa<gpu::GPUDialect>(nested->getDialect()) ||
+        isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
+            memref::CopyOp, memref::GetGlobalOp, func::CallOp, func::ReturnOp>(
+            nested);
     return found ? WalkResult::interrupt() : WalkResult::advance();
   });
   return found;
@@ -55,8 +56,7 @@ static bool isHostOnly(Operation *op) {
 
 /// Moves `run` (ops of one block, in order) into a gpu.launch of one block
 /// of one thread, placed after the last op of the run.
-static LogicalResult launchOneThread(OpBuilder &b,
-                                     ArrayRef<Operation *> run) {
+static LogicalResult launchOneThread(OpBuilder &b, ArrayRef<Operation *> run) {
   llvm::SmallPtrSet<Operation *, 16> inRun(run.begin(), run.end());
   for (Operation *op : run)
     for (Value result : op->getResults())
@@ -148,9 +148,9 @@ static LogicalResult useDeviceMemory(func::FuncOp func) {
                  << v.getType()
                  << ") cannot become gpu.memcpy; bufferize with "
                     "linalg.copy instead";
-      rewriter.replaceOpWithNewOp<gpu::MemcpyOp>(
-          copy, /*asyncToken=*/Type(), ValueRange{}, copy.getTarget(),
-          copy.getSource());
+      rewriter.replaceOpWithNewOp<gpu::MemcpyOp>(copy, /*asyncToken=*/Type(),
+                                                 ValueRange{}, copy.getTarget(),
+                                                 copy.getSource());
     } else if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
       auto type = cast<MemRefType>(global.getType());
       rewriter.setInsertionPointAfter(global);

@@ -64,9 +64,9 @@ struct GPUMapParallelLoopsPass
         outermost.push_back(op);
     });
     for (scf::ParallelOp op : outermost) {
-      auto [blocks, threads] = scf::tileParallelLoop(
-          op, threadTile(op.getNumLoops(), blockSize),
-          /*noMinMaxBounds=*/true);
+      auto [blocks, threads] =
+          scf::tileParallelLoop(op, threadTile(op.getNumLoops(), blockSize),
+                                /*noMinMaxBounds=*/true);
       map(blocks, gpu::Processor::BlockX);
       map(threads, gpu::Processor::ThreadX);
     }

@@ -27,8 +27,7 @@ struct GPUParallelDimsOuterPass
     for (linalg::GenericOp op : generics) {
       SmallVector<unsigned> parallel, reduction;
       for (auto [i, iter] : llvm::enumerate(op.getIteratorTypesArray()))
-        (linalg::isParallelIterator(iter) ? parallel : reduction)
-            .push_back(i);
+        (linalg::isParallelIterator(iter) ? parallel : reduction).push_back(i);
       SmallVector<unsigned> permutation(parallel);
       permutation.append(reduction);
       bool identity = true;
