@@ -49,3 +49,5 @@ if nvidia_smi:
         pass
 config.substitutions.append(("%amp_cuda_runtime",
                              getattr(config, "amp_cuda_runtime", "")))
+config.substitutions.append(("%fake_cuda_dir", os.path.join(
+    config.amp_obj_root, "test", "GPU", "fake-driver")))
