@@ -16,7 +16,7 @@
 #              the benchmark's fused check for sm_80 and sm_90 and print the
 #              table with the device figures marked "pending".
 # Environment: AMP_GPU_BUILD_DIR (default ./build-gpu; --dry-run: ./build),
-#   EPOCHS (default 2), DATA_DIR (default /usr/share/datasets/fashion-mnist),
+#   EPOCHS (default 2), MAX_STEPS (steps per epoch, default all), DATA_DIR (default /usr/share/datasets/fashion-mnist),
 #   CUDA_HOME (default /usr/local/cuda), JOBS (default nproc).
 # Whole run: about 1-2 min build on 16 cores, then about 3 min of runs.
 set -euo pipefail
@@ -34,6 +34,7 @@ else
   build="${AMP_GPU_BUILD_DIR:-$root/build-gpu}"
 fi
 epochs="${EPOCHS:-2}"
+max_steps="${MAX_STEPS:-0}"
 data="${DATA_DIR:-/usr/share/datasets/fashion-mnist}"
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 jobs="${JOBS:-$(nproc)}"
@@ -95,7 +96,8 @@ if [ $dry = 0 ]; then
   if [ -f "$data/train-images-idx3-ubyte.gz" ]; then
     say "amp-run --device=cuda, $epochs epochs per run"
     "$build/bin/amp-run" "$root/examples/fashion-mnist/mlp.mlir" --device=cuda \
-      --run=f32,f16+dynamic,bf16 --epochs="$epochs" --data-dir="$data" | tee "$log/amp-run.txt"
+      --run=f32,f16+dynamic,bf16 --epochs="$epochs" --max-steps="$max_steps" \
+      --data-dir="$data" | tee "$log/amp-run.txt"
     while read -r name rest; do
       case "$name" in
         f32|bf16) set -- $rest ;;
