@@ -61,6 +61,10 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createGPUKeepOnDevice());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // Fewer kernels and fewer round trips through memory: elementwise
+  // producers with one use (casts, the skip selects, optimizer updates)
+  // fuse into their consumer. Values are unchanged (same ops per element).
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOuter());
   pm.addPass(createCanonicalizer());
