@@ -23,3 +23,31 @@ llvm_config.add_tool_substitutions(
 llvm_config.add_tool_substitutions(
     ["mlir-opt", "mlir-runner", "FileCheck", "not", "count"],
     [config.llvm_tools_dir])
+
+# GPU (docs/gpu.md). `ptxas`: a CUDA toolkit (bin/ptxas, nvvm/libdevice) at
+# $CUDA_HOME or /usr/local/cuda, needed by the compile tests under test/GPU
+# (gpu-module-to-binary). `cuda-device`: a usable NVIDIA GPU (nvidia-smi
+# lists one), needed by the execution tests; `cuda-runtime`: the build made
+# libamp_cuda_runtime.so (CUDA toolkit found at configure time).
+import shutil
+import subprocess
+
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+if os.path.exists(os.path.join(cuda_home, "bin", "ptxas")):
+    config.available_features.add("ptxas")
+    config.environment["CUDA_HOME"] = cuda_home
+if getattr(config, "amp_cuda_runtime", ""):
+    config.available_features.add("cuda-runtime")
+nvidia_smi = shutil.which("nvidia-smi")
+if nvidia_smi:
+    try:
+        listed = subprocess.run([nvidia_smi, "-L"], capture_output=True,
+                                text=True, timeout=30)
+        if listed.returncode == 0 and "GPU" in listed.stdout:
+            config.available_features.add("cuda-device")
+    except (OSError, subprocess.SubprocessError):
+        pass
+config.substitutions.append(("%amp_cuda_runtime",
+                             getattr(config, "amp_cuda_runtime", "")))
+config.substitutions.append(("%fake_cuda_dir", os.path.join(
+    config.amp_obj_root, "test", "GPU", "fake-driver")))

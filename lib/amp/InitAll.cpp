@@ -21,4 +21,5 @@ void mlir::amp::registerAllPassesAndPipelines() {
   registerAllPasses();
   registerAmpPasses();
   registerAmpPipelines();
+  registerAmpGPUPipelines();
 }

@@ -30,5 +30,6 @@ mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "AmpMLIR", "0.1", []() {
             mlir::amp::registerAmpPasses();
             mlir::amp::registerAmpPipelines();
+            mlir::amp::registerAmpGPUPipelines();
           }};
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
+#include "amp/Runtime/GpuTrainer.h"
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/Trainer.h"
 #include "mlir/IR/MLIRContext.h"
@@ -102,6 +103,12 @@ static bool isBf16WithLossScaling(const runtime::TrainOptions &o) {
   return o.precision == "bf16" && o.lossScale != "none";
 }
 
+static cl::opt<std::string>
+    device("device",
+           cl::desc("Where to train: cpu (JIT) or cuda (amp-lower-to-nvvm, "
+                    "docs/gpu.md)"),
+           cl::init("cpu"), cl::cat(ampRunCategory));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(ampRunCategory);
@@ -155,6 +162,19 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  if (device != "cpu" && device != "cuda") {
+    llvm::errs() << "amp-run: --device must be cpu or cuda\n";
+    return 1;
+  }
+  if (device == "cuda") {
+    auto gpu = runtime::initCuda();
+    if (!gpu) {
+      llvm::errs() << "amp-run: --device=cuda: "
+                   << llvm::toString(gpu.takeError()) << "\n";
+      return 1;
+    }
+  }
+
   DialectRegistry registry;
   amp::registerAllDialectsAndExtensions(registry);
   MLIRContext context(registry);
@@ -191,7 +211,10 @@ int main(int argc, char **argv) {
     llvm::outs() << "amp-run: run " << runSpecs[i] << " (" << o.epochs
                  << " epochs)\n";
     llvm::outs().flush();
-    auto r = runtime::train(*module, o, *trainSet, *testSet, llvm::outs());
+    auto r = device == "cuda" ? runtime::trainOnCuda(*module, o, *trainSet,
+                                                     *testSet, llvm::outs())
+                              : runtime::train(*module, o, *trainSet, *testSet,
+                                               llvm::outs());
     if (!r) {
       llvm::errs() << "amp-run: run " << runSpecs[i] << ": "
                    << llvm::toString(r.takeError()) << "\n";

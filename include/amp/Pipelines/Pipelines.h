@@ -79,6 +79,59 @@ void buildLowerToLLVMPipeline(OpPassManager &pm);
 /// Registers `amp-mixed-precision` and `amp-lower-to-llvm`.
 void registerAmpPipelines();
 
+/// Options of `amp-lower-to-nvvm` (docs/gpu.md). Defaults target Hopper.
+struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("CUDA SM architecture, e.g. sm_80, "
+                                          "sm_90"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX target features (PTX ISA version), e.g. +ptx80"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel object format: isa (PTX text), bin (cubin via "
+                     "ptxas) or fatbin (cubin + PTX via ptxas and fatbinary)"),
+      llvm::cl::init("fatbin")};
+  Option<unsigned> optLevel{*this, "opt-level",
+                            llvm::cl::desc("LLVM optimization level (0-3) of "
+                                           "the kernels"),
+                            llvm::cl::init(3)};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit directory holding bin/ptxas and "
+                     "nvvm/libdevice (default: $CUDA_HOME, then "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
+  Option<bool> kernelBarePointers{
+      *this, "kernel-bare-pointers",
+      llvm::cl::desc("Pass memrefs to kernels as bare pointers (8 bytes "
+                     "instead of a descriptor; needs static shapes, so "
+                     "turn it off for dynamic ones)"),
+      llvm::cl::init(true)};
+  Option<int64_t> blockSize{
+      *this, "block-size",
+      llvm::cl::desc("Threads per block of one-dimensional loops"),
+      llvm::cl::init(256)};
+};
+
+/// Lowers a (mixed-precision or fp32) step to host LLVM code plus one
+/// `gpu.binary` of CUDA kernels for `options.chip`: the fused
+/// unscale-and-check as one kernel over every gradient, skip decision and
+/// loss-scale update on the device (no host read of found_inf), amp ops to
+/// linalg, one-shot bufferization with results as out-params (every memref
+/// is device memory), linalg to parallel loops tiled to blocks and threads,
+/// kernel outlining, NVVM, one stream per step (gpu-async-region), host code
+/// to LLVM calling the `mgpu*` runtime (lib/amp/Runtime/CudaRuntime.cpp),
+/// serialization with the CUDA toolkit. Fails located on any op left
+/// unconverted (`amp-check-nvvm-lowering`).
+void buildLowerToNVVMPipeline(OpPassManager &pm,
+                              const LowerToNVVMOptions &options);
+
+/// Registers `amp-lower-to-nvvm`.
+void registerAmpGPUPipelines();
+
 } // namespace mlir::amp
 
 #endif // AMP_PIPELINES_PIPELINES_H

@@ -1,0 +1,148 @@
+//===- LowerToNVVM.cpp - amp-lower-to-nvvm --------------------------------===//
+//
+// The GPU counterpart of amp-lower-to-llvm: host LLVM code that launches
+// CUDA kernels through the mgpu* runtime, kernels serialized for one SM
+// architecture. See docs/gpu.md for the stages and their reasons.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Pipelines/Pipelines.h"
+
+#include "amp/Transforms/Passes.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// canonicalize without RemoveDuplicateSuccessorInputUses, as in
+/// Pipelines.cpp (quadratic on the skip-update scf.if).
+static std::unique_ptr<Pass> createCanonicalizer() {
+  return createCanonicalizerPass(
+      GreedyRewriteConfig(),
+      /*disabledPatterns=*/{"(anonymous namespace)::"
+                            "RemoveDuplicateSuccessorInputUses"});
+}
+
+static std::string toolkitPath(const LowerToNVVMOptions &options) {
+  if (!options.toolkit.empty())
+    return options.toolkit;
+  if (const char *home = std::getenv("CUDA_HOME"))
+    return home;
+  return "/usr/local/cuda";
+}
+
+void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
+                                         const LowerToNVVMOptions &options) {
+  // Tensor level: device-friendly forms of the amp ops and of the
+  // scalar/control parts of the step.
+  // Twice: first for what loss scaling built (1/S, the skip scf.if) before
+  // canonicalization folds 1/S into host scalars, then for what
+  // amp-lower-to-standard builds (the amp.update_scale rule, the seed).
+  pm.addNestedPass<func::FuncOp>(createGPUKeepOnDevice());
+  // Parameter space of a kernel: 4 KiB below PTX 8.1 (bare pointers: 8
+  // bytes per gradient and output; descriptors of rank 1: 40 bytes).
+  GPUFuseUnscaleAndCheckOptions fuse;
+  fuse.maxGradientsPerKernel = options.kernelBarePointers ? 128 : 24;
+  pm.addNestedPass<func::FuncOp>(createGPUFuseUnscaleAndCheck(fuse));
+  pm.addPass(createLowerAmpToStandard());
+  pm.addPass(createCanonicalizer());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createGPUKeepOnDevice());
+  pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  // Fewer kernels and fewer round trips through memory: elementwise
+  // producers with one use (casts, the skip selects, optimizer updates)
+  // fuse into their consumer. Values are unchanged (same ops per element).
+  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOuter());
+  pm.addPass(createCanonicalizer());
+  pm.addPass(createCSEPass());
+
+  // Buffers: every memref is device memory from here on.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
+
+  // Loops -> blocks x threads -> gpu.launch; leftovers in one-thread
+  // kernels; device allocations.
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addPass(createCanonicalizer());
+  pm.addPass(createCSEPass());
+  GPUMapParallelLoopsOptions mapping;
+  mapping.blockSize = options.blockSize;
+  pm.addNestedPass<func::FuncOp>(createGPUMapParallelLoops(mapping));
+  pm.addNestedPass<func::FuncOp>(createConvertParallelLoopToGpuPass());
+  pm.addNestedPass<func::FuncOp>(createGPULaunchHostCompute());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createCanonicalizer());
+  pm.addPass(createCSEPass());
+  // One stream per call of the step; no host synchronization between
+  // kernels, one at the end.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+
+  // Kernels -> NVVM.
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.features = options.features;
+  target.optLevel = options.optLevel;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(memref::createExpandStridedMetadataPass());
+  kernels.addPass(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.useBarePtrCallConv = options.kernelBarePointers;
+  kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
+  kernels.addPass(createCanonicalizer());
+  kernels.addPass(createCSEPass());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+
+  // Host -> LLVM with mgpu* runtime calls.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createConvertMathToLLVMPass());
+  GpuToLLVMConversionPassOptions toLLVM;
+  toLLVM.kernelBarePtrCallConv = options.kernelBarePointers;
+  pm.addPass(createGpuToLLVMConversionPass(toLLVM));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCheckNVVMLowering());
+
+  // Kernels -> PTX -> cubin / fatbin with the toolkit's ptxas.
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = toolkitPath(options);
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
+void mlir::amp::registerAmpGPUPipelines() {
+  PassPipelineRegistration<LowerToNVVMOptions>(
+      "amp-lower-to-nvvm",
+      "Lower a (mixed-precision) training step to CUDA kernels (NVVM, "
+      "gpu.binary) and host LLVM code calling the mgpu* runtime",
+      buildLowerToNVVMPipeline);
+}

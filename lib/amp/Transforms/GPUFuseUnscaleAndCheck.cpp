@@ -1,0 +1,206 @@
+//===- GPUFuseUnscaleAndCheck.cpp - amp-gpu-fuse-unscale-and-check --------===//
+//
+// One device loop over all gradients for `amp.unscale_and_check`, the
+// multi-tensor form of PyTorch's `_amp_foreach_non_finite_check_and_unscale_`
+// (shared REFERENCE.md, "Loss scaling: the math and the state"): every
+// gradient element is read once and written once, and one found_inf flag is
+// set by any non-finite element. On the GPU this loop becomes one kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_GPUFUSEUNSCALEANDCHECK
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// Number of elements of `buffer` (an index value, static or from
+/// memref.dim).
+static Value numElements(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  Value n = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    Value size =
+        type.isDynamicDim(d)
+            ? Value(memref::DimOp::create(b, loc, buffer, d))
+            : Value(arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)));
+    n = arith::MulIOp::create(b, loc, n, size);
+  }
+  return n;
+}
+
+/// Row-major multi-index of flat position `linear` in `buffer`.
+static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
+                                      Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<Value> indices(type.getRank());
+  for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+    if (d == 0) {
+      indices[d] = linear;
+      break;
+    }
+    Value size =
+        type.isDynamicDim(d)
+            ? Value(memref::DimOp::create(b, loc, buffer, d))
+            : Value(arith::ConstantIndexOp::create(b, loc, type.getDimSize(d)));
+    indices[d] = arith::RemUIOp::create(b, loc, linear, size);
+    linear = arith::DivUIOp::create(b, loc, linear, size);
+  }
+  return indices;
+}
+
+/// Unscales element `local` of gradient `grad` into `out` and raises `flag`
+/// when the element is +-inf or NaN.
+static void emitElement(OpBuilder &b, Location loc, Value local, Value grad,
+                        Value out, Value invScale, Value flag) {
+  auto elemType =
+      cast<FloatType>(cast<MemRefType>(grad.getType()).getElementType());
+  SmallVector<Value> idx = delinearize(b, loc, local, grad);
+  Value x = memref::LoadOp::create(b, loc, grad, idx);
+  Value xf = elemType.isF32()
+                 ? x
+                 : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), x));
+  Value y = arith::MulFOp::create(b, loc, xf, invScale);
+  if (!elemType.isF32())
+    y = arith::TruncFOp::create(b, loc, elemType, y);
+  memref::StoreOp::create(b, loc, y, out, idx);
+  Value abs = math::AbsFOp::create(b, loc, xf);
+  Value inf = arith::ConstantOp::create(
+      b, loc, b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+  Value nonFinite =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, abs, inf);
+  auto ifOp = scf::IfOp::create(b, loc, nonFinite, /*withElse=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
+  memref::StoreOp::create(b, loc, one, flag, ValueRange{});
+}
+
+/// Emits the dispatch for gradients [k, n): `if i < end_k { k } else {...}`.
+static void emitDispatch(OpBuilder &b, Location loc, Value i, unsigned k,
+                         ArrayRef<Value> grads, ArrayRef<Value> outs,
+                         ArrayRef<Value> offsets, Value invScale, Value flag) {
+  Value local = arith::SubIOp::create(b, loc, i, offsets[k]);
+  if (k + 1 == grads.size()) {
+    emitElement(b, loc, local, grads[k], outs[k], invScale, flag);
+    return;
+  }
+  Value inK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
+                                    offsets[k + 1]);
+  auto ifOp = scf::IfOp::create(b, loc, inK, /*withElse=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitElement(b, loc, local, grads[k], outs[k], invScale, flag);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  emitDispatch(b, loc, i, k + 1, grads, outs, offsets, invScale, flag);
+}
+
+/// Replaces `op` by one loop per group of at most `groupSize` gradients
+/// (normally one loop for all of them).
+static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op,
+                          int64_t groupSize) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto bufferOf = [&](Value tensor) -> Value {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
+    return bufferization::ToBufferOp::create(rewriter, loc, memrefType, tensor,
+                                             /*read_only=*/true);
+  };
+
+  SmallVector<Value> grads, outs;
+  for (Value grad : op.getGrads()) {
+    if (!isa<Float16Type, BFloat16Type, Float32Type>(
+            getElementTypeOrSelf(grad.getType())))
+      return op.emitError("amp-gpu-fuse-unscale-and-check supports f16, bf16 "
+                          "and f32 gradients, not ")
+             << grad.getType();
+    Value buffer = bufferOf(grad);
+    grads.push_back(buffer);
+    SmallVector<Value> dynSizes;
+    auto type = cast<MemRefType>(buffer.getType());
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dynSizes.push_back(memref::DimOp::create(rewriter, loc, buffer, d));
+    outs.push_back(memref::AllocOp::create(rewriter, loc, type, dynSizes));
+  }
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value invScale = bufferOf(op.getInvScale());
+  auto flagType = MemRefType::get({}, rewriter.getI1Type());
+  Value flag = memref::AllocOp::create(rewriter, loc, flagType);
+
+  // found_inf = false, on the device (a one-iteration loop, i.e. a tiny
+  // kernel), before the check.
+  scf::ParallelOp::create(
+      rewriter, loc, ValueRange{zero}, ValueRange{one}, ValueRange{one},
+      [&](OpBuilder &b, Location l, ValueRange) {
+        Value f = arith::ConstantIntOp::create(b, l, 0, 1);
+        memref::StoreOp::create(b, l, f, flag, ValueRange{});
+      });
+  // The check itself: one loop over the concatenated gradients (of each
+  // group).
+  for (size_t first = 0; first < grads.size();
+       first += static_cast<size_t>(groupSize)) {
+    size_t count =
+        std::min(grads.size() - first, static_cast<size_t>(groupSize));
+    ArrayRef<Value> groupGrads = ArrayRef<Value>(grads).slice(first, count);
+    ArrayRef<Value> groupOuts = ArrayRef<Value>(outs).slice(first, count);
+    SmallVector<Value> offsets;
+    Value total = zero;
+    for (Value grad : groupGrads) {
+      offsets.push_back(total);
+      total = arith::AddIOp::create(rewriter, loc, total,
+                                    numElements(rewriter, loc, grad));
+    }
+    offsets.push_back(total);
+    scf::ParallelOp::create(
+        rewriter, loc, ValueRange{zero}, ValueRange{total}, ValueRange{one},
+        [&](OpBuilder &b, Location l, ValueRange ivs) {
+          Value s = memref::LoadOp::create(b, l, invScale, ValueRange{});
+          emitDispatch(b, l, ivs[0], 0, groupGrads, groupOuts, offsets, s,
+                       flag);
+        });
+  }
+
+  SmallVector<Value> results;
+  for (auto [out, result] : llvm::zip(outs, op.getUnscaled()))
+    results.push_back(bufferization::ToTensorOp::create(
+        rewriter, loc, result.getType(), out, /*restrict=*/true,
+        /*writable=*/true));
+  results.push_back(bufferization::ToTensorOp::create(
+      rewriter, loc, op.getFoundInf().getType(), flag, /*restrict=*/true,
+      /*writable=*/true));
+  rewriter.replaceOp(op, results);
+  return success();
+}
+
+namespace {
+struct GPUFuseUnscaleAndCheckPass
+    : amp::impl::GPUFuseUnscaleAndCheckBase<GPUFuseUnscaleAndCheckPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (maxGradientsPerKernel < 1) {
+      getOperation().emitError("amp-gpu-fuse-unscale-and-check: "
+                               "max-gradients-per-kernel must be >= 1");
+      return signalPassFailure();
+    }
+    SmallVector<UnscaleAndCheckOp> ops;
+    getOperation().walk([&](UnscaleAndCheckOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (UnscaleAndCheckOp op : ops)
+      if (failed(fuse(rewriter, op, maxGradientsPerKernel)))
+        return signalPassFailure();
+  }
+};
+} // namespace
