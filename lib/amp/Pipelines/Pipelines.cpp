@@ -7,8 +7,11 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -28,6 +31,40 @@ static std::unique_ptr<Pass> createStepCanonicalizer() {
       /*disabledPatterns=*/{"(anonymous namespace)::"
                             "RemoveDuplicateSuccessorInputUses"});
 }
+
+namespace {
+/// Gives every func.return operand its own buffer: a memref returned a second
+/// time (`return %m, %m`) is copied into a fresh allocation. Upstream
+/// `buffer-results-to-out-params{hoist-static-allocs}` (LLVM 22) replaces a
+/// returned static allocation by the out-parameter and erases it, and then
+/// crashes on the second use (found by amp-robustness; regression test
+/// test/Regression/lower-to-llvm-duplicate-result.mlir). One copy per
+/// duplicate result; steps return distinct values and get none.
+struct DistinctReturnedBuffersPass
+    : PassWrapper<DistinctReturnedBuffersPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistinctReturnedBuffersPass)
+  StringRef getName() const override { return "DistinctReturnedBuffers"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<memref::MemRefDialect>();
+  }
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      llvm::SmallPtrSet<Value, 8> seen;
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value v = operand.get();
+        auto type = dyn_cast<MemRefType>(v.getType());
+        if (seen.insert(v).second || !type || !type.hasStaticShape() ||
+            !type.getLayout().isIdentity())
+          continue;
+        Value copy = memref::AllocOp::create(b, ret.getLoc(), type);
+        memref::CopyOp::create(b, ret.getLoc(), v, copy);
+        operand.set(copy);
+      }
+    });
+  }
+};
+} // namespace
 
 void mlir::amp::addAutocast(OpPassManager &pm,
                             const MixedPrecisionOptions &options) {
@@ -77,6 +114,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   // iteration instead of in destination-passing style.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(
+      std::make_unique<DistinctReturnedBuffersPass>());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
   outParams.hoistStaticAllocs = true;
