@@ -14,6 +14,7 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -64,6 +65,43 @@ struct DistinctReturnedBuffersPass
     });
   }
 };
+
+/// Rejects, before anything is lowered, every op that the CPU pipeline has
+/// no pattern for (TOSA is lowered to linalg first), with one located error
+/// per op name that names the op and what to do. Without it such ops stop
+/// one-shot bufferization with upstream's "op was not bufferized", or reach
+/// amp-check-llvm-lowering at the end.
+struct CheckLowerableInputPass
+    : PassWrapper<CheckLowerableInputPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckLowerableInputPass)
+  StringRef getName() const override { return "CheckLowerableInput"; }
+  void runOnOperation() override {
+    static const llvm::StringSet<> kLowered = {
+        "builtin",       "func",   "arith",  "math",
+        "linalg",        "tensor", "scf",    "amp",
+        "bufferization", "memref", "affine", "cf",
+        "llvm",          "index",  "ub",     "vector"};
+    llvm::StringSet<> reported;
+    bool ok = true;
+    getOperation().walk([&](Operation *op) {
+      if (kLowered.contains(op->getName().getDialectNamespace()))
+        return;
+      ok = false;
+      if (!reported.insert(op->getName().getStringRef()).second)
+        return;
+      emitError(op->getLoc())
+          << "amp-lower-to-llvm could not lower '" << op->getName()
+          << "' to the LLVM dialect: "
+          << (op->isRegistered() ? "" : "the op is not registered; ")
+          << "the CPU pipeline lowers func, linalg, tensor, arith, math, scf, "
+             "memref, bufferization and amp ops (and TOSA through "
+             "tosa-to-linalg); rewrite it with those, e.g. as a "
+             "linalg.generic";
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
 } // namespace
 
 void mlir::amp::addAutocast(OpPassManager &pm,
@@ -99,6 +137,13 @@ void mlir::amp::buildMixedPrecisionPipeline(
 }
 
 void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
+  // TOSA input (e.g. from a TOSA frontend) becomes linalg/arith/tensor;
+  // no-ops on steps without TOSA ops.
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addPass(std::make_unique<CheckLowerableInputPass>());
   pm.addPass(createLowerAmpToStandard());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
