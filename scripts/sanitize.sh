@@ -9,17 +9,20 @@
 #   3. a short libFuzzer run of amp-fuzz from a seed corpus of the project's
 #      test cases (AMP_FUZZ_SECONDS, default 60).
 # Options: --full also builds and runs the GoogleTest suites under the
-# sanitizers (ctest); --no-fuzz skips step 3.
+# sanitizers (ctest); --no-fuzz skips step 3; --ci (scripts/test.sh) runs a
+# smaller corpus (300 functions, 50 steps; the uninstrumented CTest run
+# does the full 2000) and 60 s of fuzzing.
 # libMLIR.so / libLLVM.so are not instrumented (docs/reliability.md).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${AMP_SANITIZE_BUILD_DIR:-$root/build-sanitize}"
-full=0 fuzz=1
+full=0 fuzz=1 functions=2000 steps=200
 for arg in "$@"; do
   case "$arg" in
     --full) full=1 ;;
     --no-fuzz) fuzz=0 ;;
-    *) echo "usage: $0 [--full] [--no-fuzz]" >&2; exit 2 ;;
+    --ci) functions=300 steps=50 ;;
+    *) echo "usage: $0 [--full] [--no-fuzz] [--ci]" >&2; exit 2 ;;
   esac
 done
 
@@ -48,7 +51,7 @@ echo "== sanitize: lit suite"
 
 echo "== sanitize: robustness corpus"
 mapfile -t mlir_files < <(cd "$root" && find test examples -name '*.mlir' | sort)
-(cd "$root" && "$build/bin/amp-robustness" --functions=2000 --steps=200 \
+(cd "$root" && "$build/bin/amp-robustness" --functions="$functions" --steps="$steps" \
   "${mlir_files[@]}")
 
 if [ "$fuzz" = 1 ]; then
