@@ -13,7 +13,7 @@ shift 2
 work="$build/fuzz"
 mkdir -p "$work/seeds" "$work/corpus"
 if [ -z "$(ls -A "$work/seeds")" ]; then
-  (cd "$root" && find test examples -name '*.mlir' | sort) | while read -r f; do
+  (cd "$root" && find test examples -name '*.mlir' ! -name 'upstream-*' | sort) | while read -r f; do
     awk -v out="$work/seeds/$(echo "$f" | tr '/' '_')" '
       /^\/\/ -----/ { n++; next } { print > (out "." n) }' "$root/$f"
   done

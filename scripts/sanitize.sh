@@ -50,7 +50,8 @@ echo "== sanitize: lit suite"
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
 
 echo "== sanitize: robustness corpus"
-mapfile -t mlir_files < <(cd "$root" && find test examples -name '*.mlir' | sort)
+# test/Regression/upstream-*.mlir crash upstream MLIR's parser (XFAIL).
+mapfile -t mlir_files < <(cd "$root" && find test examples -name '*.mlir' ! -name 'upstream-*' | sort)
 (cd "$root" && "$build/bin/amp-robustness" --functions="$functions" --steps="$steps" \
   "${mlir_files[@]}")
 
