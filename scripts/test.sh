@@ -7,3 +7,11 @@ build="${AMP_BUILD_DIR:-$root/build}"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
 ctest --test-dir "$build" --output-on-failure
+
+# Sanitizer subset (docs/reliability.md): ASan + UBSan build of amp-opt,
+# amp-run and the robustness tools into build-sanitize, then the lit suite,
+# a robustness corpus and 60 s of libFuzzer on them (about 5 minutes on two
+# cores from cold). AMP_SKIP_SANITIZE=1 skips it.
+if [ "${AMP_SKIP_SANITIZE:-0}" != 1 ]; then
+  "$root/scripts/sanitize.sh" --ci
+fi

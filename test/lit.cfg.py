@@ -19,7 +19,7 @@ config.substitutions.append(
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["amp-opt", "amp-run"], [config.amp_tools_dir])
+    ["amp-opt", "amp-run", "amp-robustness"], [config.amp_tools_dir])
 llvm_config.add_tool_substitutions(
     ["mlir-opt", "mlir-runner", "FileCheck", "not", "count"],
     [config.llvm_tools_dir])
@@ -51,3 +51,7 @@ config.substitutions.append(("%amp_cuda_runtime",
                              getattr(config, "amp_cuda_runtime", "")))
 config.substitutions.append(("%fake_cuda_dir", os.path.join(
     config.amp_obj_root, "test", "GPU", "fake-driver")))
+# Sanitizer builds (scripts/sanitize.sh): an instrumented plugin cannot load
+# into Debian's uninstrumented mlir-opt-22.
+if getattr(config, "amp_sanitize", "OFF") in ("ON", "1", "TRUE", "True"):
+    config.excludes.append("Plugin")

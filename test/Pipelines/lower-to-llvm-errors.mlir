@@ -12,8 +12,9 @@ func.func @f(%a: f32) -> f32 {
 
 // -----
 
-// A tensor op no pattern bufferizes stops at bufferization, located.
-// CHECK: lower-to-llvm-errors.mlir:[[@LINE+2]]:8: error: op was not bufferized
+// An op of no dialect the pipeline lowers is refused before lowering,
+// located, with what to do.
+// CHECK: lower-to-llvm-errors.mlir:[[@LINE+2]]:8: error: amp-lower-to-llvm could not lower 'foo.opaque' to the LLVM dialect: the op is not registered; the CPU pipeline lowers func, linalg, tensor, arith, math, scf, memref, bufferization and amp ops (and TOSA through tosa-to-linalg); rewrite it with those, e.g. as a linalg.generic
 func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
   %r = "foo.opaque"(%a) : (tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>

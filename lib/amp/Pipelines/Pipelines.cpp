@@ -7,10 +7,14 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -28,6 +32,77 @@ static std::unique_ptr<Pass> createStepCanonicalizer() {
       /*disabledPatterns=*/{"(anonymous namespace)::"
                             "RemoveDuplicateSuccessorInputUses"});
 }
+
+namespace {
+/// Gives every func.return operand its own buffer: a memref returned a second
+/// time (`return %m, %m`) is copied into a fresh allocation. Upstream
+/// `buffer-results-to-out-params{hoist-static-allocs}` (LLVM 22) replaces a
+/// returned static allocation by the out-parameter and erases it, and then
+/// crashes on the second use (found by amp-robustness; regression test
+/// test/Regression/lower-to-llvm-duplicate-result.mlir). One copy per
+/// duplicate result; steps return distinct values and get none.
+struct DistinctReturnedBuffersPass
+    : PassWrapper<DistinctReturnedBuffersPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistinctReturnedBuffersPass)
+  StringRef getName() const override { return "DistinctReturnedBuffers"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<memref::MemRefDialect>();
+  }
+  void runOnOperation() override {
+    getOperation().walk([](func::ReturnOp ret) {
+      llvm::SmallPtrSet<Value, 8> seen;
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value v = operand.get();
+        auto type = dyn_cast<MemRefType>(v.getType());
+        if (seen.insert(v).second || !type || !type.hasStaticShape() ||
+            !type.getLayout().isIdentity())
+          continue;
+        Value copy = memref::AllocOp::create(b, ret.getLoc(), type);
+        memref::CopyOp::create(b, ret.getLoc(), v, copy);
+        operand.set(copy);
+      }
+    });
+  }
+};
+
+/// Rejects, before anything is lowered, every op that the CPU pipeline has
+/// no pattern for (TOSA is lowered to linalg first), with one located error
+/// per op name that names the op and what to do. Without it such ops stop
+/// one-shot bufferization with upstream's "op was not bufferized", or reach
+/// amp-check-llvm-lowering at the end.
+struct CheckLowerableInputPass
+    : PassWrapper<CheckLowerableInputPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckLowerableInputPass)
+  StringRef getName() const override { return "CheckLowerableInput"; }
+  void runOnOperation() override {
+    static const llvm::StringSet<> kLowered = {
+        "builtin",       "func",   "arith",  "math",
+        "linalg",        "tensor", "scf",    "amp",
+        "bufferization", "memref", "affine", "cf",
+        "llvm",          "index",  "ub",     "vector"};
+    llvm::StringSet<> reported;
+    bool ok = true;
+    getOperation().walk([&](Operation *op) {
+      if (kLowered.contains(op->getName().getDialectNamespace()))
+        return;
+      ok = false;
+      if (!reported.insert(op->getName().getStringRef()).second)
+        return;
+      emitError(op->getLoc())
+          << "amp-lower-to-llvm could not lower '" << op->getName()
+          << "' to the LLVM dialect: "
+          << (op->isRegistered() ? "" : "the op is not registered; ")
+          << "the CPU pipeline lowers func, linalg, tensor, arith, math, scf, "
+             "memref, bufferization and amp ops (and TOSA through "
+             "tosa-to-linalg); rewrite it with those, e.g. as a "
+             "linalg.generic";
+    });
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace
 
 void mlir::amp::addAutocast(OpPassManager &pm,
                             const MixedPrecisionOptions &options) {
@@ -74,6 +149,13 @@ void mlir::amp::buildMixedPrecisionPipeline(
 }
 
 void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
+  // TOSA input (e.g. from a TOSA frontend) becomes linalg/arith/tensor;
+  // no-ops on steps without TOSA ops.
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
+  pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
+  pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
+  pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addPass(std::make_unique<CheckLowerableInputPass>());
   pm.addPass(createLowerAmpToStandard());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
@@ -89,6 +171,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   // iteration instead of in destination-passing style.
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(
+      std::make_unique<DistinctReturnedBuffersPass>());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
   outParams.hoistStaticAllocs = true;

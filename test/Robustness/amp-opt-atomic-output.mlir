@@ -1,0 +1,23 @@
+// amp-opt writes -o atomically: a failing pass exits non-zero, leaves no new
+// output file, keeps an existing one byte for byte and leaves no temporary
+// file behind; a successful run replaces the file.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: echo "previous contents" > %t/existing.mlir
+// RUN: not amp-opt %s -amp-loss-scaling -o %t/existing.mlir 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: FileCheck %s --check-prefix=KEPT < %t/existing.mlir
+// RUN: not amp-opt %s -amp-loss-scaling -o %t/new.mlir
+// RUN: not ls %t/new.mlir
+// RUN: ls %t | count 1
+// RUN: amp-opt %s -o %t/existing.mlir
+// RUN: FileCheck %s --check-prefix=NEW < %t/existing.mlir
+// RUN: ls %t | count 1
+// Non-regular outputs are written directly (and never replaced).
+// RUN: amp-opt %s -o /dev/null
+
+// ERR: error: training step 'not_a_step' has no argument with amp.role = "param"
+// KEPT: previous contents
+// NEW: func.func @not_a_step
+
+func.func @not_a_step() attributes {amp.train_step} {
+  return
+}

@@ -1,0 +1,48 @@
+//===- Generator.h - random valid MLIR for robustness tests ----*- C++ -*-===//
+//
+// Deterministic (seeded) generators of MLIR text:
+//  - generateRandomFunction: a random but valid func.func over linalg,
+//    tensor, arith, math, scf and tosa ops; element types f32, f16, bf16,
+//    f64, i8, i32; static and dynamic dimensions; scf.for / scf.if regions
+//    nested up to two deep; sometimes marked amp.train_step with random
+//    roles and amp markers (mostly contract violations: the passes must
+//    refuse them with a diagnostic); ops of an unregistered dialect
+//    ("unknown.op"; parse with allowUnregisteredDialects).
+//  - generateTrainingStep: a training step that follows the contract of
+//    docs/training-step.md (linear layers, quadratic loss, analytic
+//    backward from amp.loss_grad, amp.grad per parameter, SGD / momentum /
+//    RMSprop update), so that autocast and loss scaling really transform it.
+// Both return a whole module; the same seed gives the same text.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ROBUSTNESS_GENERATOR_H
+#define AMP_ROBUSTNESS_GENERATOR_H
+
+#include <cstdint>
+#include <string>
+
+namespace mlir::amp::robustness {
+
+std::string generateRandomFunction(uint64_t seed);
+
+struct TrainingStepOptions {
+  /// Fixed shapes for execution (no dynamic batch dimension).
+  bool staticShapes = false;
+  /// One extra `opt_state` argument per parameter, attribute
+  /// `amp_test.poke_of = <param arg index>`, same type as the parameter,
+  /// added to its raw gradient before `amp.grad` and returned unchanged:
+  /// lets a test put +inf/-inf/NaN into exactly one gradient element.
+  bool pokes = false;
+  /// -1: random; 0: SGD; 1: SGD with momentum; 2: RMSprop-like.
+  int optimizer = -1;
+};
+
+/// The function is `@train_step`; every argument has `amp.role`, every
+/// parameter `amp_test.param` (its index among parameters).
+std::string generateTrainingStep(uint64_t seed,
+                                 const TrainingStepOptions &options = {});
+
+} // namespace mlir::amp::robustness
+
+#endif // AMP_ROBUSTNESS_GENERATOR_H
