@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${AMP_BUILD_DIR:-$root/build}"
 "$root/scripts/install-deps.sh"
 "$root/scripts/build.sh"
-ctest --test-dir "$build" --output-on-failure
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
 
 # Sanitizer subset (docs/reliability.md): ASan + UBSan build of amp-opt,
 # amp-run and the robustness tools into build-sanitize, then the lit suite,

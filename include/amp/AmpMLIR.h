@@ -41,6 +41,7 @@
 #define AMP_AMPMLIR_H
 
 #include <string>
+#include <vector>
 
 namespace mlir {
 class DialectRegistry;
@@ -76,6 +77,12 @@ struct MixedPrecisionConfig {
   /// Floor and cap of the dynamic scale S (0 < minScale <= maxScale).
   double minScale = 5.9604644775390625e-08; // 2^-24
   double maxScale = 16777216.0;             // 2^24
+  /// Autocast overrides of the default op lists (full op names, e.g.
+  /// "linalg.batch_matmul"); an op in both is an error (docs/autocast.md).
+  std::vector<std::string> autocastAllow, autocastDeny;
+  /// If set, amp-autocast writes its JSON report (every op's class, reason,
+  /// precision and rule, plus totals) to this file, atomically.
+  std::string autocastReport;
 };
 
 /// Adds to `registry` the `amp` dialect, the upstream dialects a training
@@ -87,8 +94,8 @@ struct MixedPrecisionConfig {
 /// twice is harmless.
 void registerAmpDialects(DialectRegistry &registry);
 
-/// Adds `amp-autocast` with `config.precision`; adds nothing when precision
-/// is "f32". Only `precision` is read.
+/// Adds `amp-autocast` with `config.precision`, `autocastAllow`,
+/// `autocastDeny` and `autocastReport`; adds nothing when precision is "f32".
 void addAutocastPass(OpPassManager &pm, const MixedPrecisionConfig &config);
 
 /// Adds `amp-loss-scaling` (which checks the training-step contract first)

@@ -1,10 +1,6 @@
-// XFAIL: *
-// Issue 5 asks that ops the precision policy does not know are left in f32
-// with a remark (never rejected silently). amp-autocast leaves them f32
-// (test/Transforms/unregistered-ops.mlir) but emits no remark yet; the same
-// holds for f64 contractions, which stay f64 without a word. Owner:
-// Autocast.cpp / PrecisionPolicy.cpp (autocast helper). Remove the XFAIL
-// line when the remarks exist.
+// Issue 5: ops the precision policy does not know are left in f32
+// with a remark (never rejected silently); f64 contractions stay f64
+// (found by the robustness work: both used to pass without a word).
 // RUN: amp-opt %s --allow-unregistered-dialect -amp-autocast -verify-diagnostics -split-input-file
 
 func.func @unknown(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {

@@ -18,3 +18,20 @@
 // RUN: not amp-run %S/Inputs/nonfinite-loss.mlir --run=f16+dynamic --max-steps=20 2>&1 | FileCheck %s --check-prefix=LOSS
 // RUN: not amp-run %S/Inputs/nonfinite-loss.mlir --run=f32 --max-steps=20 2>&1 | FileCheck %s --check-prefix=LOSS
 // LOSS: step 1 (epoch 1): the loss itself is non-finite (inf): the forward pass overflowed, which does not depend on the loss scale, so backing off cannot help; stopping
+//
+// --csv is written atomically: a run that stops on scale collapse still
+// publishes its complete rows; a run that fails before training leaves no
+// file, and neither leaves a temporary file behind.
+// RUN: rm -rf %t.csvdir && mkdir -p %t.csvdir
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --init-scale=4 --min-scale=1 --max-steps=20 --csv=%t.csvdir/floor.csv
+// RUN: FileCheck %s --check-prefix=CSV < %t.csvdir/floor.csv
+// CSV: run,step,epoch,loss,loss_scale,found_inf,step_ms
+// CSV-NEXT: {{.*}},1,1,{{.*}},4,1,
+// CSV-NEXT: {{.*}},2,1,{{.*}},2,1,
+// CSV-NEXT: {{.*}},3,1,{{.*}},1,1,
+// RUN: wc -l < %t.csvdir/floor.csv | FileCheck %s --check-prefix=LINES
+// LINES: 4
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --batch-size=0 --csv=%t.csvdir/bad.csv
+// RUN: ls %t.csvdir | FileCheck %s --check-prefix=FILES
+// FILES: floor.csv
+// FILES-NOT: {{.}}

@@ -897,9 +897,12 @@ const float kBatch8[32] = {0.5f,  1.0f,   -0.25f, 2.0f,  0.25f,  -0.5f, 0.75f,
 class AccumulationTest : public ::testing::TestWithParam<std::string> {};
 
 // k = 4 micro-batches give the same loss and update as one batch 4 times
-// larger (within fp32 rounding of the changed summation order; f16
-// rounds the same inputs in both), over 3 steps with the state carried; the
-// scale state advances once per step, not once per micro-batch.
+// larger (within fp32 rounding of the changed summation order), over 3
+// steps with the state carried; the scale state advances once per step, not
+// once per micro-batch. Under f16 autocast the two steps are painted
+// differently (values carried by the micro-batch loop stay f32, while the
+// one-batch step keeps the same activations in f16), so they agree only to
+// a few f16 roundings (unit roundoff 2^-11, shared REFERENCE.md).
 TEST_P(AccumulationTest, MicroBatchesMatchOneLargeBatch) {
   StepConfig cfg;
   cfg.precision = GetParam();
@@ -920,14 +923,15 @@ TEST_P(AccumulationTest, MicroBatchesMatchOneLargeBatch) {
     ASSERT_TRUE(micro->run());
     ASSERT_TRUE(whole->run());
     EXPECT_EQ(micro->foundInf(), 0);
+    const double tol = cfg.precision == "f16" ? 2e-3 : 2e-6;
     float bigLoss = whole->result(kLossResult).as<float>()[0];
     EXPECT_NEAR(micro->result(kLossResult).as<float>()[0], bigLoss,
-                2e-6 * (1 + std::abs(bigLoss)));
+                tol * (1 + std::abs(bigLoss)));
     for (unsigned r : {kWResult, kVResult})
       for (int i = 0; i < 4; ++i)
         EXPECT_NEAR(micro->result(r).as<float>()[i],
                     whole->result(r).as<float>()[i],
-                    2e-6 * (1 + std::abs(whole->result(r).as<float>()[i])))
+                    tol * (1 + std::abs(whole->result(r).as<float>()[i])))
             << "result " << r << "[" << i << "]";
     EXPECT_EQ(micro->newScale(), expectedScale[s]);
     EXPECT_EQ(micro->newScale(), whole->newScale());

@@ -48,6 +48,18 @@ struct MixedPrecisionOptions
   Option<double> maxScale{*this, "max-scale",
                           llvm::cl::desc("Cap of S (default 2^24)"),
                           llvm::cl::init(16777216.0)};
+  ListOption<std::string> autocastAllow{
+      *this, "autocast-allow",
+      llvm::cl::desc("Op names forced into the allow class (amp-autocast "
+                     "allow=)")};
+  ListOption<std::string> autocastDeny{
+      *this, "autocast-deny",
+      llvm::cl::desc("Op names forced into the deny class, kept f32 "
+                     "(amp-autocast deny=)")};
+  Option<std::string> autocastReport{
+      *this, "autocast-report",
+      llvm::cl::desc("Write amp-autocast's JSON report here (report=)"),
+      llvm::cl::init("")};
   Option<bool> underflowStats{
       *this, "underflow-stats",
       llvm::cl::desc("Run amp-instrument-underflow before loss scaling"),
@@ -75,6 +87,13 @@ void buildMixedPrecisionPipeline(OpPassManager &pm,
 /// deallocation, loops, bf16 expansion, LLVM. Functions that should be
 /// callable from C need `llvm.emit_c_interface` before this runs.
 void buildLowerToLLVMPipeline(OpPassManager &pm);
+
+/// Stage of amp-lower-to-llvm and amp-lower-to-nvvm, after one-shot
+/// bufferization and before buffer-results-to-out-params: a memref returned
+/// twice by one func.return (`return %m, %m`) is copied into a fresh buffer,
+/// so that every out-parameter gets its own (upstream
+/// buffer-results-to-out-params{hoist-static-allocs} crashes otherwise).
+std::unique_ptr<Pass> createDistinctReturnedBuffersPass();
 
 /// Registers `amp-mixed-precision` and `amp-lower-to-llvm`.
 void registerAmpPipelines();

@@ -55,6 +55,9 @@ static void toPipelineOptions(const amp::MixedPrecisionConfig &config,
   options.hysteresis = config.hysteresis;
   options.minScale = config.minScale;
   options.maxScale = config.maxScale;
+  options.autocastAllow = config.autocastAllow;
+  options.autocastDeny = config.autocastDeny;
+  options.autocastReport = config.autocastReport;
 }
 
 void amp::registerAmpDialects(DialectRegistry &registry) {

@@ -381,10 +381,11 @@ StringRef whyNotLowCandidate(Operation *op) {
   if (op->hasTrait<OpTrait::IsTerminator>() ||
       inDialect<func::FuncDialect, scf::SCFDialect, AmpDialect>(op))
     return "structure: value types kept";
-  bool anyF32 = false;
+  bool anyF32 = false, anyF64 = false;
   for (Type t : op->getResultTypes()) {
     if (!isa<FloatType>(getElementTypeOrSelf(t)))
       continue;
+    anyF64 |= getElementTypeOrSelf(t).isF64();
     if (!isa<RankedTensorType>(t))
       return "scalar float result";
     anyF32 |= getElementTypeOrSelf(t).isF32();
@@ -399,7 +400,10 @@ StringRef whyNotLowCandidate(Operation *op) {
     if (!isa<RankedTensorType>(t) && !isLinalg)
       return "scalar float operand";
     anyF32 |= isa<RankedTensorType>(t) && getElementTypeOrSelf(t).isF32();
+    anyF64 |= getElementTypeOrSelf(t).isF64();
   }
+  if (!anyF32 && anyF64)
+    return "f64 tensors: autocast demotes only f32";
   if (!anyF32)
     return "no f32 tensor";
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
@@ -484,7 +488,8 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
       d.rule = "already low precision in the input";
     } else if (StringRef why = whyNotLowCandidate(op); !why.empty()) {
       d.rule =
-          ("not rewritable in low precision (" + why + "): stays f32").str();
+          ("not rewritable in low precision (" + why + "): types unchanged")
+              .str();
     } else if (d.policy.cls == PrecisionClass::Allow) {
       r = Role::Seed;
       d.choice = OpPrecisionChoice::Low;

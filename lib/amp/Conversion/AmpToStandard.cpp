@@ -63,16 +63,24 @@ static void lowerUnscaleAndCheck(RewriterBase &rewriter, UnscaleAndCheckOp op) {
         ValueRange{grad, op.getInvScale()}, ValueRange{empty, flag},
         ArrayRef<AffineMap>{id, scalar, id, scalar}, iters,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = args[0];
-          Value xf = elemType.isF32()
-                         ? x
-                         : arith::ExtFOp::create(b, l, b.getF32Type(), x);
-          Value y = arith::MulFOp::create(b, l, xf, args[1]);
-          if (!elemType.isF32())
+          // PyTorch's opmath type: f32 for f16/bf16/f32 gradients, the
+          // gradient's own type when it is wider (f64: the f32 inverse
+          // scale is extended instead).
+          Value x = args[0], invScale = args[1];
+          FloatType opmath = elemType.getWidth() > 32
+                                 ? elemType
+                                 : cast<FloatType>(b.getF32Type());
+          Value xf =
+              elemType == opmath ? x : arith::ExtFOp::create(b, l, opmath, x);
+          if (opmath != b.getF32Type())
+            invScale = arith::ExtFOp::create(b, l, opmath, invScale);
+          Value y = arith::MulFOp::create(b, l, xf, invScale);
+          if (elemType != opmath)
             y = arith::TruncFOp::create(b, l, elemType, y);
           Value abs = math::AbsFOp::create(b, l, xf);
           Value inf = arith::ConstantOp::create(
-              b, l, b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
+              b, l,
+              b.getFloatAttr(opmath, std::numeric_limits<double>::infinity()));
           Value nonFinite =
               arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGE, abs, inf);
           Value any = arith::OrIOp::create(b, l, args[3], nonFinite);

@@ -77,6 +77,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   bufferize.allowReturnAllocsFromLoops = true;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(createDistinctReturnedBuffersPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.modifyPublicFunctions = true;
   outParams.hoistStaticAllocs = true;

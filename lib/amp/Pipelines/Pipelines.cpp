@@ -104,12 +104,21 @@ struct CheckLowerableInputPass
 };
 } // namespace
 
+std::unique_ptr<Pass> mlir::amp::createDistinctReturnedBuffersPass() {
+  return std::make_unique<DistinctReturnedBuffersPass>();
+}
+
 void mlir::amp::addAutocast(OpPassManager &pm,
                             const MixedPrecisionOptions &options) {
   if (options.precision == "f32")
     return;
   AutocastOptions autocast;
   autocast.precision = options.precision;
+  autocast.allowOps.assign(options.autocastAllow.begin(),
+                           options.autocastAllow.end());
+  autocast.denyOps.assign(options.autocastDeny.begin(),
+                          options.autocastDeny.end());
+  autocast.reportFile = options.autocastReport;
   pm.addPass(createAutocast(autocast));
 }
 

@@ -7,6 +7,7 @@
 #include "amp/Runtime/JitModule.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 
@@ -307,13 +308,41 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
   if (scaleArg)
     args[*scaleArg]->as<float>()[0] = static_cast<float>(o.initScale);
 
+  // --csv is written atomically: rows go to a temporary file beside the
+  // target (llvm::sys::fs::TempFile, removed on a signal too), which
+  // publishCsv renames over the target when the run ends, also when it
+  // stops on scale collapse (its rows are complete). Any other early return
+  // discards it, so no half-written CSV is ever left behind.
+  std::optional<llvm::sys::fs::TempFile> csvFile;
   std::unique_ptr<llvm::raw_fd_ostream> csv;
-  if (!o.csvPath.empty()) {
-    std::error_code ec;
-    csv = std::make_unique<llvm::raw_fd_ostream>(o.csvPath, ec,
-                                                 llvm::sys::fs::OF_Text);
-    if (ec)
+  llvm::scope_exit discardCsv([&] {
+    csv.reset();
+    if (csvFile)
+      llvm::consumeError(csvFile->discard());
+  });
+  auto publishCsv = [&]() -> llvm::Error {
+    if (!csvFile)
+      return llvm::Error::success();
+    csv->flush();
+    std::error_code ec = csv->error();
+    csv->clear_error();
+    csv.reset();
+    llvm::Error done = ec ? csvFile->discard() : csvFile->keep(o.csvPath);
+    csvFile.reset();
+    if (ec) {
+      llvm::consumeError(std::move(done));
       return makeError("cannot write " + o.csvPath + ": " + ec.message());
+    }
+    return done;
+  };
+  if (!o.csvPath.empty()) {
+    auto tmp = llvm::sys::fs::TempFile::create(o.csvPath + ".tmp-%%%%%%");
+    if (!tmp)
+      return makeError("cannot write " + o.csvPath + ": " +
+                       llvm::toString(tmp.takeError()));
+    csvFile.emplace(std::move(*tmp));
+    csv = std::make_unique<llvm::raw_fd_ostream>(csvFile->FD,
+                                                 /*shouldClose=*/false);
     *csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
          << (step->underflowCountResult ? ",underflow_flushed,underflow_total"
                                         : "")
@@ -390,24 +419,29 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         *csv << "\n";
       // Scale collapse (shared REFERENCE.md): stop, say why, fail the run.
       if (!std::isfinite(loss))
-        return makeError(
-            "step " + llvm::Twine(result.steps) + " (epoch " +
-            llvm::Twine(epoch) + "): the loss itself is non-finite (" +
-            llvm::Twine(std::isnan(loss) ? "NaN" : "inf") +
-            "): the forward pass overflowed, which does not depend on the "
-            "loss scale, so backing off cannot help; stopping (check the "
-            "input, the learning rate and which ops run in " +
-            o.precision + ")");
+        return llvm::joinErrors(
+            publishCsv(),
+            makeError(
+                "step " + llvm::Twine(result.steps) + " (epoch " +
+                llvm::Twine(epoch) + "): the loss itself is non-finite (" +
+                llvm::Twine(std::isnan(loss) ? "NaN" : "inf") +
+                "): the forward pass overflowed, which does not depend on the "
+                "loss scale, so backing off cannot help; stopping (check the "
+                "input, the learning rate and which ops run in " +
+                o.precision + ")"));
       if (foundInf && scaleArg && scaleUsed <= static_cast<float>(o.minScale)) {
         int32_t skips =
             skipsArg ? args[*skipsArg]->as<int32_t>()[0] : 0; // carried
-        return makeError(
-            "step " + llvm::Twine(result.steps) + " (epoch " +
-            llvm::Twine(epoch) + "): the loss scale is at its floor (" +
-            formatScale(o.minScale) +
-            ", --min-scale) and the gradients still overflow (" +
-            llvm::Twine(skips) +
-            " consecutive skipped steps): backing off cannot help; stopping");
+        return llvm::joinErrors(
+            publishCsv(),
+            makeError("step " + llvm::Twine(result.steps) + " (epoch " +
+                      llvm::Twine(epoch) +
+                      "): the loss scale is at its floor (" +
+                      formatScale(o.minScale) +
+                      ", --min-scale) and the gradients still overflow (" +
+                      llvm::Twine(skips) +
+                      " consecutive skipped steps): backing off cannot help; "
+                      "stopping"));
       }
     }
     result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
@@ -469,5 +503,7 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
     }
   }
   result.msPerStep = stepMsTotal / static_cast<double>(result.steps);
+  if (llvm::Error e = publishCsv())
+    return std::move(e);
   return result;
 }

@@ -283,6 +283,11 @@ private:
       return;
     if (isa<arith::TruncFOp>(op) &&
         op->getResult(0).getType() == op->getOperand(0).getType()) {
+      // Its users read a low value in the input and keep reading one: an
+      // f32 (deny) user must not get the widened operand (found by
+      // amp-robustness, seed 658: a bf16 linalg.reduce fed f32).
+      for (OpOperand &use : op->getResult(0).getUses())
+        lowOperands[use.getOwner()].insert(use.getOperandNumber());
       rewriter.replaceAllUsesWith(op->getResult(0), op->getOperand(0));
       maybeDead.push_back(op);
       return;
@@ -438,8 +443,20 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     AutocastPlan plan = planAutocast(getOperation(), options);
     AutocastReport report =
         summarizePlan(plan, precision, /*withEntries=*/!reportFile.empty());
-    if (emitRemarks)
+    if (emitRemarks) {
       emitPlanRemarks(plan);
+    } else {
+      // Always said, even without remarks=true (issue 5): ops the policy
+      // does not know, and allow ops that could not be demoted (f64,
+      // buffers, scalars), keep their types; a remark names each one.
+      for (Operation *op : plan.order) {
+        const OpDecision &d = plan.decisions.lookup(op);
+        bool keptAllow = d.policy.cls == PrecisionClass::Allow &&
+                         d.choice == OpPrecisionChoice::F32;
+        if (d.policy.cls == PrecisionClass::Unknown || keptAllow)
+          op->emitRemark() << "autocast: '" << op->getName() << "' " << d.rule;
+      }
+    }
 
     PlanApplier applier(ctx, plan, low);
     if (!keepIOTypes)

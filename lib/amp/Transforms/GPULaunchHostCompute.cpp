@@ -8,6 +8,8 @@
 
 #include "amp/Transforms/Passes.h"
 
+#include "GPUPreconditions.h"
+
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -45,7 +47,7 @@ static bool isHostOnly(Operation *op) {
   bool found = false;
   op->walk([&](Operation *nested) {
     found |=
-        isa<gpu::GPUDialect>(nested->getDialect()) ||
+        isa_and_nonnull<gpu::GPUDialect>(nested->getDialect()) ||
         isa<memref::AllocOp, memref::DeallocOp, memref::AllocaOp,
             memref::CopyOp, memref::GetGlobalOp, func::CallOp, func::ReturnOp>(
             nested);
@@ -178,6 +180,11 @@ struct GPULaunchHostComputePass
     func::FuncOp func = getOperation();
     if (func.isExternal())
       return;
+    // Input of this stage: bufferized IR of registered ops (what
+    // convert-parallel-loops-to-gpu leaves in amp-lower-to-nvvm).
+    if (failed(amp::requireBufferized(func, getArgument())) ||
+        failed(amp::rejectUnregisteredOps(func, getArgument())))
+      return signalPassFailure();
     OpBuilder b(&getContext());
     for (Block &block : func.getBody())
       if (failed(wrapBlock(b, block)))
