@@ -30,3 +30,5 @@ func.func @not_a_step(%a: tensor<4xf32>) -> tensor<4xf32> {
 // CLASSES: @eval_step returns 5 logits per example but the dataset has 10 classes
 // RUN: not amp-run %S/Inputs/two-steps.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=TWOSTEPS
 // TWOSTEPS: the module has 2 amp.train_step and 0 amp.eval_step functions; amp-run trains one step
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --max-steps=-1 2>&1 | FileCheck %s --check-prefix=MAXSTEPS
+// MAXSTEPS: amp-run: --max-steps must be >= 0 (0: every batch)

@@ -157,6 +157,10 @@ int main(int argc, char **argv) {
     llvm::errs() << "amp-run: --batch-size must be >= 1\n";
     return 1;
   }
+  if (maxSteps < 0) {
+    llvm::errs() << "amp-run: --max-steps must be >= 0 (0: every batch)\n";
+    return 1;
+  }
   if (epochs < 1) {
     llvm::errs() << "amp-run: --epochs must be >= 1\n";
     return 1;

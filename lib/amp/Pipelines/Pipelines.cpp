@@ -211,8 +211,14 @@ void mlir::amp::registerAmpPipelines() {
       "amp-mixed-precision",
       "Contract check, autocast and loss scaling of an fp32 training step",
       buildMixedPrecisionPipeline);
-  PassPipelineRegistration<>(
+  // No options; registered with an (empty) options struct so that a stray
+  // option is reported ("no such option") instead of failing silently, as
+  // upstream's option-less registration does.
+  struct NoOptions : PassPipelineOptions<NoOptions> {};
+  PassPipelineRegistration<NoOptions>(
       "amp-lower-to-llvm",
       "Lower a (mixed-precision) training step to the LLVM dialect for the CPU",
-      buildLowerToLLVMPipeline);
+      [](OpPassManager &pm, const NoOptions &) {
+        buildLowerToLLVMPipeline(pm);
+      });
 }

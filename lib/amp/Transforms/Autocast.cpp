@@ -411,6 +411,42 @@ private:
 struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
   using AutocastBase::AutocastBase;
 
+  /// `allow=` is the user's call, but two of its consequences break
+  /// promises of mixed precision (shared REFERENCE.md), so each gets a
+  /// located warning: an op of the default deny class (range or precision
+  /// sensitive: reductions, exp/log, softmax) now runs in low precision, and
+  /// an op that computes a returned parameter or optimizer-state update
+  /// (`amp.updates`) runs in low precision (the fp32 master copy is lost).
+  void warnAboutOverrides(const AutocastPlan &plan) {
+    for (Operation *op : plan.order) {
+      const OpDecision &d = plan.decisions.lookup(op);
+      if (d.choice != OpPrecisionChoice::Low &&
+          d.choice != OpPrecisionChoice::Mixed)
+        continue;
+      OpPrecision byDefault = classifyOp(op);
+      if (byDefault.cls == PrecisionClass::Deny)
+        op->emitWarning()
+            << "amp-autocast: allow= overrides the deny class of '"
+            << op->getName() << "' (" << byDefault.reason
+            << "): it now runs in " << precision;
+      if (d.choice != OpPrecisionChoice::Low)
+        continue;
+      for (OpOperand &use : op->getUses()) {
+        auto ret = dyn_cast<func::ReturnOp>(use.getOwner());
+        auto func = ret ? ret->getParentOfType<func::FuncOp>() : nullptr;
+        if (func && func.getResultAttr(use.getOperandNumber(), "amp.updates")) {
+          op->emitWarning()
+              << "amp-autocast: '" << op->getName()
+              << "' computes a parameter or optimizer-state update (result #"
+              << use.getOperandNumber() << " has amp.updates) in " << precision
+              << ": the fp32 master copy is lost; name it in deny= to keep "
+                 "it f32";
+          break;
+        }
+      }
+    }
+  }
+
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     FloatType low;
@@ -422,8 +458,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
       low = BFloat16Type::get(ctx);
     else {
       emitError(getOperation().getLoc(),
-                "amp-autocast: precision must be f16 or bf16 "
-                "(amp-mixed-precision also takes f32: no autocast), got '")
+                "amp-autocast: precision must be f16, bf16 or f32 (f32: "
+                "the pass changes nothing), got '")
           << precision << "'";
       return signalPassFailure();
     }
@@ -446,17 +482,31 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     if (emitRemarks) {
       emitPlanRemarks(plan);
     } else {
-      // Always said, even without remarks=true (issue 5): ops the policy
-      // does not know, and allow ops that could not be demoted (f64,
-      // buffers, scalars), keep their types; a remark names each one.
+      // Always said, even without remarks=true (issue 5): ops on float
+      // tensors that the policy does not know, and allow ops that could not
+      // be demoted (f64, buffers, scalars), keep their types; a remark
+      // names each one. Ops without float tensors (e.g. already lowered
+      // LLVM IR) had no precision to choose and stay silent.
+      auto onFloatTensors = [](Operation *op) {
+        auto isFloatTensor = [](Type t) {
+          return isa<TensorType>(t) &&
+                 isa<FloatType>(cast<TensorType>(t).getElementType());
+        };
+        return llvm::any_of(op->getOperandTypes(), isFloatTensor) ||
+               llvm::any_of(op->getResultTypes(), isFloatTensor);
+      };
       for (Operation *op : plan.order) {
         const OpDecision &d = plan.decisions.lookup(op);
         bool keptAllow = d.policy.cls == PrecisionClass::Allow &&
                          d.choice == OpPrecisionChoice::F32;
-        if (d.policy.cls == PrecisionClass::Unknown || keptAllow)
+        bool unknown =
+            d.policy.cls == PrecisionClass::Unknown && onFloatTensors(op);
+        if (unknown || keptAllow)
           op->emitRemark() << "autocast: '" << op->getName() << "' " << d.rule;
       }
     }
+
+    warnAboutOverrides(plan);
 
     PlanApplier applier(ctx, plan, low);
     if (!keepIOTypes)
