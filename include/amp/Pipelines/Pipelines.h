@@ -95,6 +95,17 @@ void buildLowerToLLVMPipeline(OpPassManager &pm);
 /// buffer-results-to-out-params{hoist-static-allocs} crashes otherwise).
 std::unique_ptr<Pass> createDistinctReturnedBuffersPass();
 
+/// canonicalize without upstream's RemoveDuplicateSuccessorInputUses, which
+/// is quadratic in the results of the skip-update scf.if (Pipelines.cpp).
+std::unique_ptr<Pass> createStepCanonicalizer();
+
+/// Tensors to buffers, shared by the CPU and GPU lowerings: one-shot
+/// bufferization (function boundaries with identity layouts, allocations
+/// returned from micro-batch loops allowed), distinct returned buffers,
+/// results to out-params (public functions too, static allocations
+/// hoisted), then the ownership-based deallocation pipeline.
+void addBufferizeToOutParams(OpPassManager &pm);
+
 /// Registers `amp-mixed-precision` and `amp-lower-to-llvm`.
 void registerAmpPipelines();
 

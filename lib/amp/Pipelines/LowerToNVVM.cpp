@@ -25,15 +25,6 @@
 using namespace mlir;
 using namespace mlir::amp;
 
-/// canonicalize without RemoveDuplicateSuccessorInputUses, as in
-/// Pipelines.cpp (quadratic on the skip-update scf.if).
-static std::unique_ptr<Pass> createCanonicalizer() {
-  return createCanonicalizerPass(
-      GreedyRewriteConfig(),
-      /*disabledPatterns=*/{"(anonymous namespace)::"
-                            "RemoveDuplicateSuccessorInputUses"});
-}
-
 static std::string toolkitPath(const LowerToNVVMOptions &options) {
   if (!options.toolkit.empty())
     return options.toolkit;
@@ -56,7 +47,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   fuse.maxGradientsPerKernel = options.kernelBarePointers ? 128 : 24;
   pm.addNestedPass<func::FuncOp>(createGPUFuseUnscaleAndCheck(fuse));
   pm.addPass(createLowerAmpToStandard());
-  pm.addPass(createCanonicalizer());
+  pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createGPUKeepOnDevice());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
@@ -67,27 +58,16 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOuter());
-  pm.addPass(createCanonicalizer());
+  pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
 
   // Buffers: every memref is device memory from here on.
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  bufferize.allowReturnAllocsFromLoops = true;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addNestedPass<func::FuncOp>(createDistinctReturnedBuffersPass());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.modifyPublicFunctions = true;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addBufferizeToOutParams(pm);
 
   // Loops -> blocks x threads -> gpu.launch; leftovers in one-thread
   // kernels; device allocations.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
-  pm.addPass(createCanonicalizer());
+  pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   GPUMapParallelLoopsOptions mapping;
   mapping.blockSize = options.blockSize;
@@ -97,7 +77,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(createCanonicalizer());
+  pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   // One stream per call of the step; no host synchronization between
   // kernels, one at the end.
@@ -115,7 +95,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = options.kernelBarePointers;
   kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));
-  kernels.addPass(createCanonicalizer());
+  kernels.addPass(createStepCanonicalizer());
   kernels.addPass(createCSEPass());
   kernels.addPass(createReconcileUnrealizedCastsPass());
 

@@ -26,7 +26,7 @@ using namespace mlir::amp;
 /// after every change inside it: canonicalize became cubic in the depth of
 /// the model (docs/performance.md, compile time). The pattern only merges
 /// results that yield the same values; loss scaling creates none.
-static std::unique_ptr<Pass> createStepCanonicalizer() {
+std::unique_ptr<Pass> mlir::amp::createStepCanonicalizer() {
   return createCanonicalizerPass(
       GreedyRewriteConfig(),
       /*disabledPatterns=*/{"(anonymous namespace)::"
@@ -172,21 +172,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
-  bufferization::OneShotBufferizePassOptions bufferize;
-  bufferize.bufferizeFunctionBoundaries = true;
-  bufferize.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  // Micro-batch loops may accumulate into a fresh tensor.empty per
-  // iteration instead of in destination-passing style.
-  bufferize.allowReturnAllocsFromLoops = true;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
-  pm.addNestedPass<func::FuncOp>(
-      std::make_unique<DistinctReturnedBuffersPass>());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.modifyPublicFunctions = true;
-  outParams.hoistStaticAllocs = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  bufferization::buildBufferDeallocationPipeline(pm);
+  addBufferizeToOutParams(pm);
 
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
@@ -204,6 +190,23 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCheckLLVMLowering());
+}
+
+void mlir::amp::addBufferizeToOutParams(OpPassManager &pm) {
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Micro-batch loops may accumulate into a fresh tensor.empty per
+  // iteration instead of in destination-passing style.
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addNestedPass<func::FuncOp>(createDistinctReturnedBuffersPass());
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.modifyPublicFunctions = true;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  bufferization::buildBufferDeallocationPipeline(pm);
 }
 
 void mlir::amp::registerAmpPipelines() {
