@@ -11,87 +11,129 @@
 #   - test accuracy after the demo epochs.
 # A larger transformer-block step is not benchmarked yet (docs/gpu.md).
 #
-# Usage: scripts/gpu-check.sh [--dry-run]
-#   --dry-run  no GPU needed: build, run the compile-only GPU tests, compile
-#              the benchmark's fused check for sm_80 and sm_90 and print the
-#              table with the device figures marked "pending".
+# Usage: scripts/gpu-check.sh [--dry-run] [--bundle=DIR] [--part=all|train|bench]
+#   --dry-run     no GPU needed: build, run the compile-only GPU tests, compile
+#                 the benchmark's fused check for sm_80 and sm_90 and print
+#                 the table with the device figures marked "pending".
+#   --bundle=DIR  build nothing: take the tools, lit + FileCheck and the data
+#                 from DIR/payload.tar.xz, made by scripts/gpu-bundle.sh on a
+#                 machine with LLVM 22 (for GPU machines without it).
+#   --part=P      train: lit execution tests and the MLP runs; bench: the
+#                 fused check and PyTorch's reference; all (default): both.
+#                 A bundle holds one part (each fits one transfer).
 # Environment: AMP_GPU_BUILD_DIR (default ./build-gpu; --dry-run: ./build),
 #   EPOCHS (default 2), MAX_STEPS (steps per epoch, default all), DATA_DIR (default /usr/share/datasets/fashion-mnist),
-#   CUDA_HOME (default /usr/local/cuda), JOBS (default nproc).
-# Whole run: about 1-2 min build on 16 cores, then about 3 min of runs.
+#   CUDA_HOME (default /usr/local/cuda, else the ptxas on PATH), JOBS (default nproc).
+# Whole run: about 1-2 min build on 16 cores (none with --bundle), then
+# about 3 min of runs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 dry=0
-if [ "${1:-}" = "--dry-run" ]; then
-  dry=1
-elif [ $# -gt 0 ]; then
-  echo "usage: $0 [--dry-run]" >&2
-  exit 2
-fi
-if [ $dry = 1 ]; then
-  build="${AMP_GPU_BUILD_DIR:-$root/build}"
-else
-  build="${AMP_GPU_BUILD_DIR:-$root/build-gpu}"
-fi
+bundle=""
+part=all
+for arg in "$@"; do
+  case "$arg" in
+    --dry-run) dry=1 ;;
+    --bundle=*) bundle="${arg#--bundle=}" ;;
+    --part=all|--part=train|--part=bench) part="${arg#--part=}" ;;
+    *) echo "usage: $0 [--dry-run] [--bundle=DIR] [--part=all|train|bench]" >&2; exit 2 ;;
+  esac
+done
+want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 epochs="${EPOCHS:-2}"
 max_steps="${MAX_STEPS:-0}"
 data="${DATA_DIR:-/usr/share/datasets/fashion-mnist}"
+if [ -z "${CUDA_HOME:-}" ] && [ ! -x /usr/local/cuda/bin/ptxas ] && command -v ptxas >/dev/null; then
+  CUDA_HOME="$(dirname "$(dirname "$(command -v ptxas)")")"
+fi
 export CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}"
 jobs="${JOBS:-$(nproc)}"
-log="$build/gpu-check"
 say() { echo "gpu-check: $*"; }
-
-# 0. Prerequisites: we cannot install anything on the device machine.
-for tool in cmake ninja clang++-22 /usr/lib/llvm-22/bin/lit; do
-  command -v "$tool" >/dev/null || { say "missing $tool (scripts/install-deps.sh)" >&2; exit 1; }
-done
 [ -x "$CUDA_HOME/bin/ptxas" ] || { say "no CUDA toolkit at $CUDA_HOME (ptxas)" >&2; exit 1; }
-
-# 1. Build (benchmarks need Google Benchmark; without it only the bandwidth
-#    row is skipped).
-bench=OFF
-if compgen -G '/usr/lib/*/cmake/benchmark/benchmarkConfig.cmake' >/dev/null ||
-   compgen -G '/usr/lib/cmake/benchmark/benchmarkConfig.cmake' >/dev/null; then
-  bench=ON
-fi
 start=$(date +%s)
-say "configuring $build (benchmarks: $bench)"
-cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
-  -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-  -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
-  -DAMP_BUILD_BENCHMARKS=$bench >/dev/null
-targets="amp-opt amp-run AmpMLIRPlugin amp_cuda_runtime"
-[ $bench = ON ] && targets="$targets amp-bench-gpu-fused-check"
-say "building $targets"
-cmake --build "$build" --target $targets -j "$jobs" >/dev/null
-say "built in $(( $(date +%s) - start )) s"
+
+if [ -n "$bundle" ]; then
+  # 1. A prebuilt bundle: unpack it (python3's tarfile: no xz tool needed).
+  [ -f "$bundle/payload.tar.xz" ] || { say "no $bundle/payload.tar.xz (scripts/gpu-bundle.sh)" >&2; exit 1; }
+  build="${TMPDIR:-/tmp}/amp-gpu-bundle-$part"
+  rm -rf "$build"; mkdir -p "$build"
+  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+    "$bundle/payload.tar.xz" "$build"
+  export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" # FileCheck's libz3
+  if [ -d "$build/data" ]; then
+    for f in "$build"/data/*-ubyte; do gzip -1 -c "$f" > "$f.gz"; rm "$f"; done
+    data="$build/data"
+    export AMP_DATA_DIR="$data" # for the lit execution tests (test/lit.cfg.py)
+  fi
+  lit=(env PYTHONPATH="$build/lit" python3 -c 'from lit.main import main; main()')
+  lit_dir="$build/test/GPU/Execution"
+  export AMP_SRC_ROOT="$root"
+  say "unpacked $bundle in $(( $(date +%s) - start )) s"
+else
+  if [ $dry = 1 ]; then
+    build="${AMP_GPU_BUILD_DIR:-$root/build}"
+  else
+    build="${AMP_GPU_BUILD_DIR:-$root/build-gpu}"
+  fi
+  # 0. Prerequisites: we cannot install anything on the device machine.
+  for tool in cmake ninja clang++-22 /usr/lib/llvm-22/bin/lit; do
+    command -v "$tool" >/dev/null || { say "missing $tool (scripts/install-deps.sh, or use --bundle)" >&2; exit 1; }
+  done
+  # 1. Build (benchmarks need Google Benchmark; without it only the bandwidth
+  #    row is skipped).
+  bench=OFF
+  if compgen -G '/usr/lib/*/cmake/benchmark/benchmarkConfig.cmake' >/dev/null ||
+     compgen -G '/usr/lib/cmake/benchmark/benchmarkConfig.cmake' >/dev/null; then
+    bench=ON
+  fi
+  say "configuring $build (benchmarks: $bench)"
+  cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DAMP_BUILD_BENCHMARKS=$bench >/dev/null
+  targets="amp-opt amp-run AmpMLIRPlugin amp_cuda_runtime"
+  [ $bench = ON ] && targets="$targets amp-bench-gpu-fused-check"
+  say "building $targets"
+  cmake --build "$build" --target $targets -j "$jobs" >/dev/null
+  say "built in $(( $(date +%s) - start )) s"
+  lit=(/usr/lib/llvm-22/bin/lit)
+  lit_dir="$build/test/GPU"
+fi
+log="$build/gpu-check"
 mkdir -p "$log"
 
 # 2. GPU lit tests (execution tests run only where a device is present).
-say "lit test/GPU"
 status=0
-/usr/lib/llvm-22/bin/lit -s "$build/test/GPU" > "$log/lit.txt" 2>&1 || status=1
-grep -E 'Passed|Unsupported|Failed' "$log/lit.txt" || true
+: > "$log/lit.txt"
+if want train; then
+  say "lit $lit_dir"
+  "${lit[@]}" -sv "$lit_dir" > "$log/lit.txt" 2>&1 || status=1
+  grep -E 'Passed|Unsupported|Failed|FAIL:' "$log/lit.txt" || true
+fi
 
-# 3. Compile-only figures: kernels of the MLP step, the fused check's kernel.
-for chip in sm_80 sm_90; do
-  "$build/bin/amp-opt" --amp-mixed-precision --amp-lower-to-nvvm="chip=$chip format=bin" \
-    "$root/examples/fashion-mnist/mlp.mlir" -o "$log/mlp-$chip.mlir"
-done
-kernels=$(grep -c 'gpu.binary' "$log/mlp-sm_90.mlir")
-if [ -x "$build/bin/amp-bench-gpu-fused-check" ]; then
-  "$build/bin/amp-bench-gpu-fused-check" --dump-mlir > "$log/fused-check.mlir"
+# 3. Compile-only figures (with amp-opt, so not from a bundle): kernels of
+#    the MLP step, the fused check's kernel for sm_80 and sm_90.
+kernels=""
+if [ -x "$build/bin/amp-opt" ]; then
   for chip in sm_80 sm_90; do
-    "$build/bin/amp-opt" --amp-lower-to-nvvm="chip=$chip format=bin" \
-      "$log/fused-check.mlir" -o "$log/fused-check-$chip.mlir"
+    "$build/bin/amp-opt" --amp-mixed-precision --amp-lower-to-nvvm="chip=$chip format=bin" \
+      "$root/examples/fashion-mnist/mlp.mlir" -o "$log/mlp-$chip.mlir"
   done
+  kernels=$(grep -c 'gpu.binary' "$log/mlp-sm_90.mlir")
+  if [ -x "$build/bin/amp-bench-gpu-fused-check" ]; then
+    "$build/bin/amp-bench-gpu-fused-check" --dump-mlir > "$log/fused-check.mlir"
+    for chip in sm_80 sm_90; do
+      "$build/bin/amp-opt" --amp-lower-to-nvvm="chip=$chip format=bin" \
+        "$log/fused-check.mlir" -o "$log/fused-check-$chip.mlir"
+    done
+  fi
 fi
 
 pending="pending (no device)"
 declare -A ms acc torch
 fused="$pending"
 copy=""
-if [ $dry = 0 ]; then
+if [ $dry = 0 ] && want train; then
   # 4. MLP training on the GPU: ms/step and test accuracy per precision.
   if [ -f "$data/train-images-idx3-ubyte.gz" ]; then
     say "amp-run --device=cuda, $epochs epochs per run"
@@ -120,19 +162,23 @@ if [ $dry = 0 ]; then
   else
     say "no PyTorch with CUDA: reference rows skipped"
   fi
+fi
+if [ $dry = 0 ] && want bench; then
   # 6. Fused check bandwidth vs device copy.
   if [ -x "$build/bin/amp-bench-gpu-fused-check" ]; then
     "$build/bin/amp-bench-gpu-fused-check" | tee "$log/fused-check.txt"
     fused=$(grep '^ROW|GPU fused unscale+check bandwidth' "$log/fused-check.txt" | cut -d'|' -f3)
     copy=$(grep '^ROW|GPU fused unscale+check (' "$log/fused-check.txt" | cut -d'|' -f3,4)
+  else
+    fused="not built (no Google Benchmark)"
   fi
 fi
 
 # 7. One table.
 echo
-echo "amp-mlir GPU check, $(date -u +%Y-%m-%d), $(nvidia-smi -L 2>/dev/null | head -1 || echo 'no GPU'), CUDA at $CUDA_HOME"
-printf '%-28s %14s %14s %12s %10s\n' "MLP step (batch 128)" "ms/step" "PyTorch ms" "ours/torch" "test acc"
-for run in f32 f16+dynamic bf16; do
+echo "amp-mlir GPU check (part: $part), $(date -u +%Y-%m-%d), $(nvidia-smi -L 2>/dev/null | head -1 || echo 'no GPU'), CUDA at $CUDA_HOME"
+want train && printf '%-28s %14s %14s %12s %10s\n' "MLP step (batch 128)" "ms/step" "PyTorch ms" "ours/torch" "test acc"
+want train && for run in f32 f16+dynamic bf16; do
   m=${ms[$run]:-$pending}; t=${torch[$run]:--}; a=${acc[$run]:--}
   ratio=-
   if [[ $m =~ ^[0-9.]+$ && $t =~ ^[0-9.]+$ ]]; then
@@ -140,10 +186,10 @@ for run in f32 f16+dynamic bf16; do
   fi
   printf '%-28s %14s %14s %12s %10s\n' "$run" "$m" "$t" "$ratio" "$a"
 done
-printf '%-28s %14s\n' "transformer-block step" "not implemented (docs/gpu.md)"
-printf '%-28s %s\n' "fused check bandwidth" "$fused${copy:+ ; vs D2D copy: ${copy/|/, }}"
-printf '%-28s %s\n' "MLP kernels (sm_90)" "$kernels gpu.binary, ptxas ok for sm_80 and sm_90"
-printf '%-28s %s\n' "lit test/GPU" "$(grep -E 'Passed|Unsupported|Failed' "$log/lit.txt" | tr -s ' ' | paste -sd';' -)"
+want train && printf '%-28s %14s\n' "transformer-block step" "not implemented (docs/gpu.md)"
+want bench && printf '%-28s %s\n' "fused check bandwidth" "$fused${copy:+ ; vs D2D copy: ${copy/|/, }}"
+[ -n "$kernels" ] && printf '%-28s %s\n' "MLP kernels (sm_90)" "$kernels gpu.binary, ptxas ok for sm_80 and sm_90"
+want train && printf '%-28s %s\n' "lit test/GPU" "$(grep -E 'Passed|Unsupported|Failed' "$log/lit.txt" | tr -s ' ' | paste -sd';' -)"
 say "done in $(( $(date +%s) - start )) s; logs in $log"
 [ $status = 0 ] || say "some GPU lit tests failed: $log/lit.txt" >&2
 exit $status

@@ -4,14 +4,15 @@
 # Debian's Fashion-MNIST IDX files, gnuplot (scripts/plot-runs.sh) and
 # clang-format-22 (scripts/check-format.sh), Google Benchmark and OpenBLAS
 # (benchmarks/), clang's sanitizer and libFuzzer runtimes
-# (scripts/sanitize.sh).
+# (scripts/sanitize.sh), lld and the zstd headers (the static-LLVM bundle of
+# scripts/gpu-bundle.sh).
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
   gnuplot-nox clang-format-22 git libbenchmark-dev libopenblas-dev
-  libclang-rt-22-dev
+  libclang-rt-22-dev lld libzstd-dev
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -50,6 +50,10 @@ if nvidia_smi:
             config.available_features.add("cuda-device")
     except (OSError, subprocess.SubprocessError):
         pass
+# Where amp-run finds Fashion-MNIST when a test passes no --data-dir (a GPU
+# machine's bundle keeps it elsewhere: scripts/gpu-check.sh --bundle).
+if os.environ.get("AMP_DATA_DIR"):
+    config.environment["AMP_DATA_DIR"] = os.environ["AMP_DATA_DIR"]
 config.substitutions.append(("%amp_cuda_runtime",
                              getattr(config, "amp_cuda_runtime", "")))
 config.substitutions.append(("%fake_cuda_dir", os.path.join(

@@ -49,9 +49,11 @@ static cl::opt<int64_t> maxSteps("max-steps",
                                  cl::desc("Limit steps per epoch (0: all)"),
                                  cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<std::string>
-    dataDir("data-dir", cl::desc("Directory with the IDX .gz files"),
-            cl::init("/usr/share/datasets/fashion-mnist"),
-            cl::cat(ampRunCategory));
+    dataDir("data-dir",
+            cl::desc("Directory with the IDX .gz files (default: "
+                     "$AMP_DATA_DIR, else Debian's "
+                     "/usr/share/datasets/fashion-mnist)"),
+            cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<std::string> csvPath("csv", cl::desc("Write per-step CSV here"),
                                     cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<double> initScale("init-scale",
@@ -193,6 +195,10 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  if (dataDir.empty()) {
+    const char *env = std::getenv("AMP_DATA_DIR");
+    dataDir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
+  }
   llvm::outs() << "amp-run: loading " << dataDir << "\n";
   llvm::outs().flush();
   auto trainSet = runtime::loadFashionMnist(dataDir, /*train=*/true);
