@@ -33,11 +33,19 @@
 // The flag is cleared on the device first ...
 // CHECK: scf.parallel
 // CHECK: memref.store %{{.*}}, %[[FLAG]][] : memref<i1>
-// ... then one loop covers every gradient.
-// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%[[TOTAL:.*]]) step
+// ... then one loop covers every gradient: each gradient is cut into chunks
+// of 4096 elements, 256 threads per chunk; a binary search over the
+// gradients' first chunks picks the gradient, then each thread strides over
+// its chunk.
+// CHECK: %[[LANES:.*]] = arith.constant 256 : index
+// CHECK: %[[THREADS:.*]] = arith.muli %{{.*}}, %[[LANES]] : index
+// CHECK: scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[THREADS]]) step
+// CHECK: %[[CHUNK:.*]] = arith.divui %[[T]], %[[LANES]]
+// CHECK: %[[LANE:.*]] = arith.remui %[[T]], %[[LANES]]
 // CHECK: %[[SCALE:.*]] = memref.load %[[S]][]
-// CHECK: arith.cmpi ult, %[[I]]
+// CHECK: arith.cmpi ult, %[[CHUNK]]
 // CHECK: scf.if
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK: memref.load %[[B0]]
 // CHECK: arith.extf {{.*}} : f16 to f32
 // CHECK: arith.mulf {{.*}}, %[[SCALE]] : f32

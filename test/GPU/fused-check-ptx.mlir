@@ -1,7 +1,7 @@
 // REQUIRES: ptxas
 // The fused non-finite check through the whole amp-lower-to-nvvm pipeline:
-// one kernel covers all three gradients (flat index ranges [0, 32),
-// [32, 48), [48, 78)), next to a one-thread kernel that clears found_inf.
+// one kernel covers all three gradients (one 4096-element chunk each, 256
+// threads per chunk), next to a one-thread kernel that clears found_inf.
 // RUN: amp-opt %s --amp-lower-to-nvvm="chip=sm_80 format=isa" | FileCheck %s
 // RUN: amp-opt %s --amp-lower-to-nvvm="chip=sm_80 format=isa" | grep -o '[.]entry' | count 2
 // ptxas accepts it for Ampere and Hopper.
@@ -16,15 +16,19 @@
 // CHECK: gpu.binary @check_kernel_0
 // CHECK-SAME: .target sm_80
 // CHECK-SAME: .entry check_kernel(
-// CHECK-SAME: setp.gt.u64 {{[^;]*}}, 77;
-// CHECK-SAME: setp.gt.u64 {{[^;]*}}, 31;
+// The thread's chunk is its index / 256; each small gradient is one chunk
+// (0: f16, 1: f32, 2: bf16), the branches test the chunk index; the f32
+// gradient's loop comes first in the PTX, then f16's, then bf16's.
+// CHECK-SAME: shr.u64 {{[^;]*}}, 8;
+// CHECK-SAME: setp.eq.b64 {{[^;]*}}, 0;
+// CHECK-SAME: ld.global.b32
+// CHECK-SAME: mul.rn.f32
+// CHECK-SAME: st.global.b8 {{[^;]*}}, 1;
 // CHECK-SAME: ld.global.b16
 // CHECK-SAME: cvt.f32.f16
 // CHECK-SAME: mul.rn.f32
 // CHECK-SAME: cvt.rn.f16.f32
-// CHECK-SAME: st.global.b8 {{[^;]*}}, 1;
-// CHECK-SAME: setp.gt.u64 {{[^;]*}}, 47;
-// CHECK-SAME: ld.global.b32
+// CHECK-SAME: ld.global.b16
 // CHECK-SAME: cvt.f32.bf16
 // CHECK-SAME: cvt.rn.bf16.f32
 

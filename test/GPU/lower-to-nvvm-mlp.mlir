@@ -27,7 +27,7 @@
 // RUN:   | FileCheck %s --check-prefix=BF16
 // The whole step lowered to PTX text; the f16 and bf16 conversions are real
 // PTX instructions, the fused check is one kernel over the six gradients
-// (flat boundaries 784*256, +256, +256*128, +128, +128*10, +10 = 235146).
+// (784*256, 256, 256*128, 128, 128*10 and 10 elements).
 // RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision --amp-lower-to-nvvm="chip=sm_90 format=isa" \
 // RUN:   | FileCheck %s --check-prefix=PTX
 
@@ -46,9 +46,14 @@
 // BF16: llvm.func @train_step(
 // BF16: gpu.binary @{{[a-z_0-9]+}}
 
-// PTX: gpu.binary @train_step_kernel_{{[0-9]+}} {{.*}}setp.gt.u64 {{[^;]*}}, 235145;
-// PTX-SAME: setp.gt.u64 {{[^;]*}}, 200703;
-// PTX-SAME: setp.gt.u64 {{[^;]*}}, 200959;
-// PTX-SAME: setp.gt.u64 {{[^;]*}}, 233727;
-// PTX-SAME: setp.gt.u64 {{[^;]*}}, 233855;
-// PTX-SAME: setp.gt.u64 {{[^;]*}}, 235135;
+// The gradients are cut into chunks of 4096 elements, 256 threads each
+// (49 + 1 + 8 + 1 + 1 + 1 = 61 chunks, 15616 threads); a thread's chunk is
+// its index / 256 and a binary search over the gradients' first chunks
+// (58 first, then 49 or 59, ...; compared as thread indices 58 * 256 ...)
+// picks its gradient: one kernel for all six.
+// PTX: gpu.binary @train_step_kernel_{{[0-9]+}} {{.*}}shr.u64 {{[^;]*}}, 8;
+// PTX-SAME: setp.gt.u64 {{[^;]*}}, 14847;
+// PTX-SAME: setp.gt.u64 {{[^;]*}}, 12543;
+// PTX-SAME: setp.gt.u64 {{[^;]*}}, 15103;
+// PTX-SAME: setp.gt.u64 {{[^;]*}}, 12799;
+// PTX-SAME: setp.gt.u64 {{[^;]*}}, 15359;

@@ -86,23 +86,52 @@ static void emitElement(OpBuilder &b, Location loc, Value local, Value grad,
   memref::StoreOp::create(b, loc, one, flag, ValueRange{});
 }
 
-/// Emits the dispatch for gradients [k, n): `if i < end_k { k } else {...}`.
-static void emitDispatch(OpBuilder &b, Location loc, Value i, unsigned k,
-                         ArrayRef<Value> grads, ArrayRef<Value> outs,
-                         ArrayRef<Value> offsets, Value invScale, Value flag) {
-  Value local = arith::SubIOp::create(b, loc, i, offsets[k]);
-  if (k + 1 == grads.size()) {
-    emitElement(b, loc, local, grads[k], outs[k], invScale, flag);
+/// Chunks: the check splits every gradient into chunks of kChunk elements
+/// (the last one of a gradient may be shorter) and gives each chunk kLanes
+/// consecutive threads, which stride over it. A chunk never spans two
+/// gradients, so the gradient is chosen once per thread, uniformly across
+/// its warps, and only that gradient's pointers are live in the element
+/// loop. The multi-tensor scheme of PyTorch's multi_tensor_apply (chunks of
+/// one tensor per thread block).
+static constexpr int64_t kLanes = 256;
+static constexpr int64_t kChunk = 16 * kLanes;
+
+/// Emits the element loop of the chunk `chunk` (global chunk index) for
+/// gradients [lo, hi): a binary search over the gradients' first chunks
+/// (`chunk < chunkOffsets[mid]`), then in gradient k the thread visits
+/// elements start + lane, start + lane + kLanes, ... of that chunk.
+static void emitDispatch(OpBuilder &b, Location loc, Value chunk, Value lane,
+                         unsigned lo, unsigned hi, ArrayRef<Value> grads,
+                         ArrayRef<Value> outs, ArrayRef<Value> sizes,
+                         ArrayRef<Value> chunkOffsets, Value invScale,
+                         Value flag) {
+  if (hi - lo == 1) {
+    Value chunkSize = arith::ConstantIndexOp::create(b, loc, kChunk);
+    Value local = arith::SubIOp::create(b, loc, chunk, chunkOffsets[lo]);
+    Value start = arith::MulIOp::create(b, loc, local, chunkSize);
+    Value end = arith::MinUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, start, chunkSize), sizes[lo]);
+    Value first = arith::AddIOp::create(b, loc, start, lane);
+    Value step = arith::ConstantIndexOp::create(b, loc, kLanes);
+    scf::ForOp::create(b, loc, first, end, step, ValueRange{},
+                       [&](OpBuilder &fb, Location fl, Value i, ValueRange) {
+                         emitElement(fb, fl, i, grads[lo], outs[lo], invScale,
+                                     flag);
+                         scf::YieldOp::create(fb, fl);
+                       });
     return;
   }
-  Value inK = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, i,
-                                    offsets[k + 1]);
-  auto ifOp = scf::IfOp::create(b, loc, inK, /*withElse=*/true);
+  unsigned mid = lo + (hi - lo) / 2;
+  Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
+                                      chunkOffsets[mid]);
+  auto ifOp = scf::IfOp::create(b, loc, below, /*withElse=*/true);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  emitElement(b, loc, local, grads[k], outs[k], invScale, flag);
+  emitDispatch(b, loc, chunk, lane, lo, mid, grads, outs, sizes, chunkOffsets,
+               invScale, flag);
   b.setInsertionPointToStart(ifOp.elseBlock());
-  emitDispatch(b, loc, i, k + 1, grads, outs, offsets, invScale, flag);
+  emitDispatch(b, loc, chunk, lane, mid, hi, grads, outs, sizes, chunkOffsets,
+               invScale, flag);
 }
 
 /// Replaces `op` by one loop per group of at most `groupSize` gradients
@@ -156,20 +185,28 @@ static LogicalResult fuse(IRRewriter &rewriter, UnscaleAndCheckOp op,
         std::min(grads.size() - first, static_cast<size_t>(groupSize));
     ArrayRef<Value> groupGrads = ArrayRef<Value>(grads).slice(first, count);
     ArrayRef<Value> groupOuts = ArrayRef<Value>(outs).slice(first, count);
-    SmallVector<Value> offsets;
-    Value total = zero;
+    // Chunks of each gradient and where each gradient's chunks start.
+    SmallVector<Value> sizes, chunkOffsets;
+    Value totalChunks = zero;
+    Value chunkSize = arith::ConstantIndexOp::create(rewriter, loc, kChunk);
     for (Value grad : groupGrads) {
-      offsets.push_back(total);
-      total = arith::AddIOp::create(rewriter, loc, total,
-                                    numElements(rewriter, loc, grad));
+      Value n = numElements(rewriter, loc, grad);
+      sizes.push_back(n);
+      chunkOffsets.push_back(totalChunks);
+      totalChunks = arith::AddIOp::create(
+          rewriter, loc, totalChunks,
+          arith::CeilDivUIOp::create(rewriter, loc, n, chunkSize));
     }
-    offsets.push_back(total);
+    Value lanes = arith::ConstantIndexOp::create(rewriter, loc, kLanes);
+    Value threads = arith::MulIOp::create(rewriter, loc, totalChunks, lanes);
     scf::ParallelOp::create(
-        rewriter, loc, ValueRange{zero}, ValueRange{total}, ValueRange{one},
+        rewriter, loc, ValueRange{zero}, ValueRange{threads}, ValueRange{one},
         [&](OpBuilder &b, Location l, ValueRange ivs) {
+          Value chunk = arith::DivUIOp::create(b, l, ivs[0], lanes);
+          Value lane = arith::RemUIOp::create(b, l, ivs[0], lanes);
           Value s = memref::LoadOp::create(b, l, invScale, ValueRange{});
-          emitDispatch(b, l, ivs[0], 0, groupGrads, groupOuts, offsets, s,
-                       flag);
+          emitDispatch(b, l, chunk, lane, 0, groupGrads.size(), groupGrads,
+                       groupOuts, sizes, chunkOffsets, s, flag);
         });
   }
 
