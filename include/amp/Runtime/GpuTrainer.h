@@ -23,6 +23,12 @@ namespace mlir::amp::runtime {
 /// library or the driver (libcuda.so.1) cannot be loaded, no device.
 llvm::Expected<std::string> initCuda();
 
+/// The libamp_cuda_runtime.so that `initCuda` loads (or would load):
+/// $AMP_CUDA_RUNTIME, else <dir of the executable>/../lib beside installed or
+/// bundled tools, else the one of this build tree; empty when this build has
+/// no CUDA support.
+std::string cudaRuntimeLibraryPath();
+
 /// Same contract, options and result as `train` (Trainer.h), on the GPU
 /// that `initCuda` found (called here if it was not). The kernels are
 /// compiled for that GPU's sm_XY with the CUDA toolkit at $CUDA_HOME or

@@ -2,6 +2,8 @@
 
 #include "amp/Runtime/GpuTrainer.h"
 
+#include "RunRecord.h"
+
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/HostTensor.h"
@@ -97,9 +99,7 @@ private:
 using DevicePtr = std::unique_ptr<DeviceTensor>;
 } // namespace
 
-/// Where libamp_cuda_runtime.so is: $AMP_CUDA_RUNTIME, beside the installed
-/// tools (<prefix>/lib), or in this build tree.
-static std::string findRuntimeLibrary() {
+std::string mlir::amp::runtime::cudaRuntimeLibraryPath() {
   if (const char *env = std::getenv("AMP_CUDA_RUNTIME"))
     return env;
   std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -118,7 +118,7 @@ llvm::Expected<std::string> mlir::amp::runtime::initCuda() {
   if (cudaApi)
     return cudaApi->device;
   auto api = std::make_unique<CudaApi>();
-  api->libraryPath = findRuntimeLibrary();
+  api->libraryPath = cudaRuntimeLibraryPath();
   if (api->libraryPath.empty())
     return makeError("this build has no CUDA support (no CUDA toolkit was "
                      "found when it was configured; install one, e.g. at "
@@ -230,10 +230,7 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
   // 1. Mixed-precision rewrite of a clone, then the contract's view of it.
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   MixedPrecisionOptions mp;
-  mp.precision = o.precision;
-  mp.lossScale = o.lossScale;
-  mp.initScale = o.initScale;
-  mp.growthInterval = o.growthInterval;
+  setMixedPrecisionOptions(o, mp);
   if (auto err = runPipeline(
           *work, [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
           "amp-mixed-precision"))
@@ -300,6 +297,8 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
     evalResultSpecs = *r;
   }
   std::optional<unsigned> scaleArg = step->argWithRole(ArgRole::LossScale);
+  std::optional<unsigned> skipsArg =
+      step->argWithRole(ArgRole::ConsecutiveSkips);
   std::string trainName = trainFn.getSymName().str();
   std::string evalName = evalFn ? evalFn.getSymName().str() : "";
   unsigned evalNumArgs = evalFn ? evalFn.getNumArguments() : 0;
@@ -389,15 +388,11 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
     logits = std::make_unique<HostTensor>(evalResultSpecs[0]);
   }
 
-  std::unique_ptr<llvm::raw_fd_ostream> csv;
-  if (!o.csvPath.empty()) {
-    std::error_code ec;
-    csv = std::make_unique<llvm::raw_fd_ostream>(o.csvPath, ec,
-                                                 llvm::sys::fs::OF_Text);
-    if (ec)
-      return makeError("cannot write " + o.csvPath + ": " + ec.message());
-    *csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms\n";
-  }
+  // --csv is written atomically, as on the CPU (RunRecord).
+  auto record =
+      RunRecord::create(o, result, step->underflowCountResult.has_value());
+  if (!record)
+    return record.takeError();
 
   // 4. The training loop (Trainer.cpp's, with device buffers).
   log << "  [" << result.name << "] on " << api.device << ", compiled in "
@@ -412,12 +407,10 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
   if (stepsPerEpoch == 0)
     return makeError("batch size " + llvm::Twine(batch) +
                      " exceeds the training set");
-  double stepMsTotal = 0;
   std::vector<DeviceTensor *> callBuffers;
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
-    double lossSum = 0;
-    int64_t lossCount = 0, skippedThisEpoch = 0;
+    (*record)->beginEpoch();
     for (int64_t s = 0; s < stepsPerEpoch; ++s) {
       fillBatch(trainSet, order, s * batch, batch, input, &label);
       float scaleUsed = scaleArg ? args[*scaleArg]->readScalar<float>()
@@ -434,31 +427,30 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
         callBuffers.push_back(t.get());
       if (auto err = invoke(trainName, callBuffers))
         return std::move(err);
-      float loss = results[step->lossResult]->readScalar<float>();
-      bool foundInf = step->foundInfResult &&
-                      results[*step->foundInfResult]->readScalar<uint8_t>();
-      double ms = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count();
-      stepMsTotal += ms;
-      ++result.steps;
-      if (foundInf) {
-        ++result.skippedSteps;
-        ++skippedThisEpoch;
-      }
-      if (std::isfinite(loss)) {
-        lossSum += loss;
-        ++lossCount;
+      StepRecord rec;
+      rec.epoch = epoch;
+      rec.loss = results[step->lossResult]->readScalar<float>();
+      rec.foundInf = step->foundInfResult &&
+                     results[*step->foundInfResult]->readScalar<uint8_t>();
+      rec.ms = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - t0)
+                   .count();
+      rec.scaleUsed = scaleUsed;
+      rec.dynamicScale = scaleArg.has_value();
+      if (step->underflowCountResult && step->underflowTotalResult) {
+        rec.underflowFlushed =
+            results[*step->underflowCountResult]->readScalar<int64_t>();
+        rec.underflowTotal =
+            results[*step->underflowTotalResult]->readScalar<int64_t>();
       }
       for (auto [arg, res] : step->updateOfArg)
         std::swap(args[arg], results[res]);
-      if (csv)
-        *csv << result.name << "," << result.steps << "," << epoch << ","
-             << llvm::format("%.6g", loss) << ","
-             << llvm::format("%.6g", scaleUsed) << "," << (foundInf ? 1 : 0)
-             << "," << llvm::format("%.4f", ms) << "\n";
+      if (skipsArg && rec.foundInf)
+        rec.consecutiveSkips = args[*skipsArg]->readScalar<int32_t>();
+      if (llvm::Error stop = (*record)->record(rec))
+        return std::move(stop);
     }
-    result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
+    (*record)->endEpoch();
     if (scaleArg)
       result.finalLossScale = args[*scaleArg]->readScalar<float>();
     else if (o.lossScale == "static")
@@ -496,20 +488,11 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
     }
-    if (o.progress) {
-      log << "  [" << result.name << "] epoch " << epoch << "/" << o.epochs
-          << ": train loss " << llvm::format("%.4f", result.finalTrainLoss);
-      if (eval)
-        log << ", test accuracy " << llvm::format("%.4f", result.testAccuracy);
-      if (scaleArg)
-        log << ", loss scale " << llvm::format("%g", result.finalLossScale);
-      if (step->foundInfResult)
-        log << ", skipped " << skippedThisEpoch;
-      log << ", " << llvm::format("%.3f", stepMsTotal / result.steps)
-          << " ms/step (cuda)\n";
-      log.flush();
-    }
+    (*record)->logEpoch(log, epoch, eval.has_value(), scaleArg.has_value(),
+                        step->foundInfResult.has_value(),
+                        step->underflowCountResult.has_value(), "(cuda)");
   }
-  result.msPerStep = stepMsTotal / static_cast<double>(result.steps);
+  if (llvm::Error e = (*record)->finish())
+    return std::move(e);
   return result;
 }

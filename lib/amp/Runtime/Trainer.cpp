@@ -2,6 +2,7 @@
 
 #include "amp/Runtime/Trainer.h"
 
+#include "RunRecord.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/JitModule.h"
@@ -28,13 +29,6 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 }
 
 using TensorPtr = std::unique_ptr<HostTensor>;
-
-/// A scale as printf's %g writes it (1, 0.5, 5.96046e-08).
-static std::string formatScale(double scale) {
-  char text[32];
-  std::snprintf(text, sizeof(text), "%g", scale);
-  return text;
-}
 
 /// "file:line:col" for file locations (also inside fused/name locations),
 /// MLIR's own printing otherwise.
@@ -186,14 +180,7 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
   // 1. The mixed-precision rewrite of a clone.
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   MixedPrecisionOptions mp;
-  mp.precision = o.precision;
-  mp.lossScale = o.lossScale;
-  mp.initScale = o.initScale;
-  mp.growthInterval = o.growthInterval;
-  mp.hysteresis = o.hysteresis;
-  mp.minScale = o.minScale;
-  mp.maxScale = o.maxScale;
-  mp.underflowStats = o.underflowStats;
+  setMixedPrecisionOptions(o, mp);
   if (llvm::Error err = runPipeline(
           *work, [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
           "amp-mixed-precision"))
@@ -308,46 +295,13 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
   if (scaleArg)
     args[*scaleArg]->as<float>()[0] = static_cast<float>(o.initScale);
 
-  // --csv is written atomically: rows go to a temporary file beside the
-  // target (llvm::sys::fs::TempFile, removed on a signal too), which
-  // publishCsv renames over the target when the run ends, also when it
-  // stops on scale collapse (its rows are complete). Any other early return
-  // discards it, so no half-written CSV is ever left behind.
-  std::optional<llvm::sys::fs::TempFile> csvFile;
-  std::unique_ptr<llvm::raw_fd_ostream> csv;
-  llvm::scope_exit discardCsv([&] {
-    csv.reset();
-    if (csvFile)
-      llvm::consumeError(csvFile->discard());
-  });
-  auto publishCsv = [&]() -> llvm::Error {
-    if (!csvFile)
-      return llvm::Error::success();
-    csv->flush();
-    std::error_code ec = csv->error();
-    csv->clear_error();
-    csv.reset();
-    llvm::Error done = ec ? csvFile->discard() : csvFile->keep(o.csvPath);
-    csvFile.reset();
-    if (ec) {
-      llvm::consumeError(std::move(done));
-      return makeError("cannot write " + o.csvPath + ": " + ec.message());
-    }
-    return done;
-  };
-  if (!o.csvPath.empty()) {
-    auto tmp = llvm::sys::fs::TempFile::create(o.csvPath + ".tmp-%%%%%%");
-    if (!tmp)
-      return makeError("cannot write " + o.csvPath + ": " +
-                       llvm::toString(tmp.takeError()));
-    csvFile.emplace(std::move(*tmp));
-    csv = std::make_unique<llvm::raw_fd_ostream>(csvFile->FD,
-                                                 /*shouldClose=*/false);
-    *csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
-         << (step->underflowCountResult ? ",underflow_flushed,underflow_total"
-                                        : "")
-         << "\n";
-  }
+  // --csv is written atomically (RunRecord): a temporary file beside the
+  // target, renamed over it when the run ends, also when it stops on scale
+  // collapse (its rows are complete); any other early return discards it.
+  auto record =
+      RunRecord::create(o, result, step->underflowCountResult.has_value());
+  if (!record)
+    return record.takeError();
 
   // 5. The training loop.
   std::vector<int64_t> order(trainSet.numExamples);
@@ -360,12 +314,10 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
   if (stepsPerEpoch == 0)
     return makeError("batch size " + llvm::Twine(batch) +
                      " exceeds the training set");
-  double stepMsTotal = 0;
   std::vector<HostTensor *> callBuffers;
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
-    double lossSum = 0;
-    int64_t lossCount = 0, skippedThisEpoch = 0;
+    (*record)->beginEpoch();
     for (int64_t s = 0; s < stepsPerEpoch; ++s) {
       fillBatch(trainSet, order, s * batch, batch, *args[step->input],
                 args[step->label].get());
@@ -382,69 +334,31 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
       auto t0 = std::chrono::steady_clock::now();
       if (auto err = (*jit)->invoke(trainName, callBuffers))
         return std::move(err);
-      double ms = std::chrono::duration<double, std::milli>(
-                      std::chrono::steady_clock::now() - t0)
-                      .count();
-      stepMsTotal += ms;
-      ++result.steps;
-      float loss = results[step->lossResult]->as<float>()[0];
-      bool foundInf = step->foundInfResult &&
-                      results[*step->foundInfResult]->as<uint8_t>()[0] != 0;
-      if (foundInf) {
-        ++result.skippedSteps;
-        ++skippedThisEpoch;
-      }
-      int64_t flushed = 0, inspected = 0;
+      StepRecord rec;
+      rec.epoch = epoch;
+      rec.ms = std::chrono::duration<double, std::milli>(
+                   std::chrono::steady_clock::now() - t0)
+                   .count();
+      rec.loss = results[step->lossResult]->as<float>()[0];
+      rec.scaleUsed = scaleUsed;
+      rec.dynamicScale = scaleArg.has_value();
+      rec.foundInf = step->foundInfResult &&
+                     results[*step->foundInfResult]->as<uint8_t>()[0] != 0;
       if (step->underflowCountResult && step->underflowTotalResult) {
-        flushed = results[*step->underflowCountResult]->as<int64_t>()[0];
-        inspected = results[*step->underflowTotalResult]->as<int64_t>()[0];
-        result.underflowFlushed += flushed;
-        result.underflowTotal += inspected;
-      }
-      if (std::isfinite(loss)) {
-        lossSum += loss;
-        ++lossCount;
+        rec.underflowFlushed =
+            results[*step->underflowCountResult]->as<int64_t>()[0];
+        rec.underflowTotal =
+            results[*step->underflowTotalResult]->as<int64_t>()[0];
       }
       // Carry the state: every result with amp.updates = i feeds argument i.
       for (auto [arg, res] : step->updateOfArg)
         std::swap(args[arg], results[res]);
-      if (csv)
-        *csv << result.name << "," << result.steps << "," << epoch << ","
-             << llvm::format("%.6g", loss) << ","
-             << llvm::format("%.6g", scaleUsed) << "," << (foundInf ? 1 : 0)
-             << "," << llvm::format("%.4f", ms);
-      if (csv && step->underflowCountResult)
-        *csv << "," << flushed << "," << inspected;
-      if (csv)
-        *csv << "\n";
-      // Scale collapse (shared REFERENCE.md): stop, say why, fail the run.
-      if (!std::isfinite(loss))
-        return llvm::joinErrors(
-            publishCsv(),
-            makeError(
-                "step " + llvm::Twine(result.steps) + " (epoch " +
-                llvm::Twine(epoch) + "): the loss itself is non-finite (" +
-                llvm::Twine(std::isnan(loss) ? "NaN" : "inf") +
-                "): the forward pass overflowed, which does not depend on the "
-                "loss scale, so backing off cannot help; stopping (check the "
-                "input, the learning rate and which ops run in " +
-                o.precision + ")"));
-      if (foundInf && scaleArg && scaleUsed <= static_cast<float>(o.minScale)) {
-        int32_t skips =
-            skipsArg ? args[*skipsArg]->as<int32_t>()[0] : 0; // carried
-        return llvm::joinErrors(
-            publishCsv(),
-            makeError("step " + llvm::Twine(result.steps) + " (epoch " +
-                      llvm::Twine(epoch) +
-                      "): the loss scale is at its floor (" +
-                      formatScale(o.minScale) +
-                      ", --min-scale) and the gradients still overflow (" +
-                      llvm::Twine(skips) +
-                      " consecutive skipped steps): backing off cannot help; "
-                      "stopping"));
-      }
+      if (skipsArg)
+        rec.consecutiveSkips = args[*skipsArg]->as<int32_t>()[0];
+      if (llvm::Error stop = (*record)->record(rec))
+        return std::move(stop);
     }
-    result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
+    (*record)->endEpoch();
     if (scaleArg)
       result.finalLossScale = args[*scaleArg]->as<float>()[0];
     else if (o.lossScale == "static")
@@ -482,28 +396,11 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
     }
-    if (o.progress) {
-      log << "  [" << result.name << "] epoch " << epoch << "/" << o.epochs
-          << ": train loss " << llvm::format("%.4f", result.finalTrainLoss);
-      if (eval)
-        log << ", test accuracy " << llvm::format("%.4f", result.testAccuracy);
-      if (scaleArg)
-        log << ", loss scale " << llvm::format("%g", result.finalLossScale);
-      if (step->foundInfResult)
-        log << ", skipped " << skippedThisEpoch;
-      if (step->underflowCountResult && result.underflowTotal > 0)
-        log << ", backward flushed "
-            << llvm::format("%.3f%%",
-                            100.0 *
-                                static_cast<double>(result.underflowFlushed) /
-                                static_cast<double>(result.underflowTotal));
-      log << ", " << llvm::format("%.2f", stepMsTotal / result.steps)
-          << " ms/step\n";
-      log.flush();
-    }
+    (*record)->logEpoch(log, epoch, eval.has_value(), scaleArg.has_value(),
+                        step->foundInfResult.has_value(),
+                        step->underflowCountResult.has_value(), "");
   }
-  result.msPerStep = stepMsTotal / static_cast<double>(result.steps);
-  if (llvm::Error e = publishCsv())
+  if (llvm::Error e = (*record)->finish())
     return std::move(e);
   return result;
 }

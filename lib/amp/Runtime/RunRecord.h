@@ -1,0 +1,88 @@
+//===- RunRecord.h - bookkeeping shared by the CPU and GPU trainers -*- C++
+//-*-===//
+//
+// Internal to lib/amp/Runtime. What a training run does the same way on the
+// CPU (Trainer.cpp) and on CUDA (GpuTrainer.cpp), so the two cannot drift:
+// the options of the `amp-mixed-precision` rewrite, the per-step CSV
+// (written atomically: a run that fails leaves no file, one that stops on
+// scale collapse publishes its complete rows), the per-step accounting, the
+// two rules that stop training (shared REFERENCE.md, "scale collapse") and
+// the per-epoch progress line.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_RUNRECORD_H
+#define AMP_RUNTIME_RUNRECORD_H
+
+#include "amp/Pipelines/Pipelines.h"
+#include "amp/Runtime/Trainer.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
+
+namespace mlir::amp::runtime {
+
+/// Sets the `amp-mixed-precision` options of a run (precision, loss scaling
+/// and its dynamics, underflow instrumentation), identical for both devices.
+void setMixedPrecisionOptions(const TrainOptions &o, MixedPrecisionOptions &mp);
+
+/// One training step as the trainers observed it.
+struct StepRecord {
+  int epoch = 0;
+  float loss = 0;               ///< the step's loss (fp32)
+  float scaleUsed = 1;          ///< the loss scale the step ran with
+  bool foundInf = false;        ///< the step was skipped (non-finite gradients)
+  bool dynamicScale = false;    ///< the step has a dynamic loss-scale state
+  int32_t consecutiveSkips = 0; ///< after this step, when the step counts
+  int64_t underflowFlushed = 0, underflowTotal = 0; ///< with underflow stats
+  double ms = 0; ///< wall time of the step call
+};
+
+/// Per-run accounting into a RunResult, and the CSV of `TrainOptions`.
+class RunRecord {
+public:
+  /// Starts a run: opens a temporary file beside `o.csvPath` (if any) and
+  /// writes the header, with the underflow columns if `underflowColumns`.
+  /// Errors: the CSV cannot be created (the path is named).
+  static llvm::Expected<std::unique_ptr<RunRecord>>
+  create(const TrainOptions &o, RunResult &result, bool underflowColumns);
+  /// Discards the CSV unless it was published.
+  ~RunRecord();
+
+  /// Starts an epoch (resets the epoch's loss mean and skip count).
+  void beginEpoch();
+  /// Counts `step` and writes its row. Returns an error when training must
+  /// stop, after publishing the CSV so far: the loss itself is non-finite
+  /// (the forward overflowed; backing off cannot help), or the step
+  /// overflowed with a dynamic scale already at `minScale`.
+  llvm::Error record(const StepRecord &step);
+  /// Ends an epoch: the mean finite loss becomes `finalTrainLoss`.
+  void endEpoch();
+  /// Writes the epoch's progress line to `log` (if `o.progress`); `device`
+  /// is appended after "ms/step" when not empty, e.g. "(cuda)".
+  void logEpoch(llvm::raw_ostream &log, int epoch, bool hasEval, bool hasScale,
+                bool hasFoundInf, bool hasUnderflow,
+                llvm::StringRef device) const;
+  /// Mean ms per step over the run; publishes the CSV (renames it into
+  /// place). Errors: the CSV could not be written.
+  llvm::Error finish();
+
+private:
+  RunRecord(const TrainOptions &o, RunResult &result)
+      : options(o), result(result) {}
+  llvm::Error publish();
+
+  const TrainOptions &options;
+  RunResult &result;
+  std::optional<llvm::sys::fs::TempFile> csvFile;
+  std::unique_ptr<llvm::raw_fd_ostream> csv;
+  bool underflowColumns = false;
+  double lossSum = 0, msTotal = 0;
+  int64_t lossCount = 0, skippedThisEpoch = 0;
+};
+
+} // namespace mlir::amp::runtime
+
+#endif // AMP_RUNTIME_RUNRECORD_H
