@@ -9,6 +9,16 @@
 // RUN: not amp-opt %s -split-input-file -amp-autocast=report=%t.missing/dir/r.json 2>&1 | FileCheck %s --check-prefix=NOREPORT
 
 // BOTH: error: amp-autocast: op 'linalg.matmul' is named in both allow= and deny=
+// A misspelled op, a name without a dialect and an unknown dialect are
+// errors (they would match nothing); a registered dialect that is not loaded
+// (tosa here) is accepted.
+// RUN: not amp-opt %s -split-input-file -amp-autocast="allow=linalg.matmull" 2>&1 | FileCheck %s --check-prefix=TYPO
+// RUN: not amp-opt %s -split-input-file -amp-autocast="deny=softmax" 2>&1 | FileCheck %s --check-prefix=NODOT
+// RUN: not amp-opt %s -split-input-file -amp-autocast="deny=lnalg.softmax" 2>&1 | FileCheck %s --check-prefix=NODIALECT
+// RUN: amp-opt %s -split-input-file -amp-autocast="allow=tosa.matmul" -o /dev/null
+// TYPO: error: amp-autocast: allow= names 'linalg.matmull', which is not an op of dialect 'linalg'
+// NODOT: error: amp-autocast: deny= names 'softmax', not an op name (dialect.op, e.g. linalg.matmul)
+// NODIALECT: error: amp-autocast: deny= names 'lnalg.softmax', but no dialect 'lnalg' is registered
 // NOREPORT: error: amp-autocast: cannot create the report next to '{{.*}}r.json'
 
 // CHECK-LABEL: func @constants

@@ -63,7 +63,8 @@ def Autocast : Pass<"amp-autocast", "ModuleOp"> {
     low-precision activation bytes, FLOPs in low precision, and the same
     figures for a naive PyTorch-style per-op policy), atomically;
     remarks=true emits one remark per op. Errors: an unknown precision, an
-    op named in both allow= and deny=, an unwritable report file.
+    op named in both allow= and deny=, an allow=/deny= entry that names no
+    op (e.g. misspelled), an unwritable report file.
     Documentation: docs/autocast.md.
   }];
   let options = [

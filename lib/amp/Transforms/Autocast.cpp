@@ -392,7 +392,8 @@ private:
       if (v.getType() == type || !isa<FloatType>(type))
         continue;
       Value t = arith::TruncFOp::create(rewriter, yield->getLoc(), type, v);
-      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(i, t); });
+      unsigned index = i;
+      rewriter.modifyOpInPlace(yield, [&] { yield->setOperand(index, t); });
     }
   }
 
@@ -410,6 +411,32 @@ private:
 
 struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
   using AutocastBase::AutocastBase;
+
+  /// An allow=/deny= entry must name an op: `dialect.op` of a registered
+  /// dialect, and an op of that dialect when the dialect is loaded (a
+  /// dialect that is registered but not loaded has no op in the module, so
+  /// its names are accepted). A misspelled name would otherwise match
+  /// nothing, silently. Not checked when unregistered ops are allowed.
+  LogicalResult checkOpName(StringRef option, StringRef name) {
+    MLIRContext *ctx = &getContext();
+    if (ctx->allowsUnregisteredDialects())
+      return success();
+    StringRef ns = name.split('.').first, opName = name.split('.').second;
+    auto fail = [&]() {
+      return emitError(getOperation().getLoc(), "amp-autocast: ")
+             << option << "= names '" << name << "', ";
+    };
+    if (opName.empty())
+      return fail() << "not an op name (dialect.op, e.g. linalg.matmul)";
+    if (ctx->getLoadedDialect(ns)) {
+      if (!RegisteredOperationName::lookup(name, ctx))
+        return fail() << "which is not an op of dialect '" << ns << "'";
+      return success();
+    }
+    if (!ctx->getDialectRegistry().getDialectAllocator(ns))
+      return fail() << "but no dialect '" << ns << "' is registered";
+    return success();
+  }
 
   /// `allow=` is the user's call, but two of its consequences break
   /// promises of mixed precision (shared REFERENCE.md), so each gets a
@@ -465,6 +492,12 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     }
 
     AutocastPlanOptions options;
+    for (const std::string &name : allowOps)
+      if (failed(checkOpName("allow", name)))
+        return signalPassFailure();
+    for (const std::string &name : denyOps)
+      if (failed(checkOpName("deny", name)))
+        return signalPassFailure();
     for (const std::string &name : allowOps)
       options.overrides.allow.insert(name);
     for (const std::string &name : denyOps) {
