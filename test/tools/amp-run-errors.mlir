@@ -6,6 +6,11 @@
 // BF16: amp-run: --run 'bf16+dynamic': loss scaling is for fp16
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data-dir=%t.nonexistent 2>&1 | FileCheck %s --check-prefix=DATA
 // DATA: amp-run: {{.*}}nonexistent/train-images-idx3-ubyte.gz: cannot open
+// Without --data-dir, $AMP_DATA_DIR is the default; --data-dir wins over it.
+// RUN: env AMP_DATA_DIR=%t.fromenv not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir 2>&1 | FileCheck %s --check-prefix=ENVDATA
+// ENVDATA: amp-run: {{.*}}fromenv/train-images-idx3-ubyte.gz: cannot open
+// RUN: env AMP_DATA_DIR=%t.fromenv not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data-dir=%t.flag 2>&1 | FileCheck %s --check-prefix=FLAGDATA
+// FLAGDATA: amp-run: {{.*}}flag/train-images-idx3-ubyte.gz: cannot open
 // RUN: not amp-run %s 2>&1 | FileCheck %s --check-prefix=NOSTEP
 // NOSTEP: no func.func with the amp.train_step attribute
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --epochs=0 2>&1 | FileCheck %s --check-prefix=EPOCHS
