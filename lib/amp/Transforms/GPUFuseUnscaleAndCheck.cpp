@@ -59,27 +59,41 @@ static SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value linear,
   return indices;
 }
 
-/// Unscales element `local` of gradient `grad` into `out` and raises `flag`
-/// when the element is +-inf or NaN.
-static void emitElement(OpBuilder &b, Location loc, Value local, Value grad,
-                        Value out, Value invScale, Value flag) {
+/// Unscales elements `locals` of gradient `grad` into `out` and raises
+/// `flag` when any of them is +-inf or NaN. All loads come first, then the
+/// stores, then one conditional flag store: several loads in flight per
+/// thread (the stores to `out` could alias `grad` for all the compiler
+/// knows, so it would not move a load above an earlier store itself).
+static void emitElements(OpBuilder &b, Location loc, ArrayRef<Value> locals,
+                         Value grad, Value out, Value invScale, Value flag) {
   auto elemType =
       cast<FloatType>(cast<MemRefType>(grad.getType()).getElementType());
-  SmallVector<Value> idx = delinearize(b, loc, local, grad);
-  Value x = memref::LoadOp::create(b, loc, grad, idx);
-  Value xf = elemType.isF32()
-                 ? x
-                 : Value(arith::ExtFOp::create(b, loc, b.getF32Type(), x));
-  Value y = arith::MulFOp::create(b, loc, xf, invScale);
-  if (!elemType.isF32())
-    y = arith::TruncFOp::create(b, loc, elemType, y);
-  memref::StoreOp::create(b, loc, y, out, idx);
-  Value abs = math::AbsFOp::create(b, loc, xf);
+  SmallVector<SmallVector<Value>> indices;
+  SmallVector<Value> values;
+  for (Value local : locals) {
+    indices.push_back(delinearize(b, loc, local, grad));
+    Value x = memref::LoadOp::create(b, loc, grad, indices.back());
+    values.push_back(elemType.isF32() ? x
+                                      : Value(arith::ExtFOp::create(
+                                            b, loc, b.getF32Type(), x)));
+  }
   Value inf = arith::ConstantOp::create(
       b, loc, b.getF32FloatAttr(std::numeric_limits<float>::infinity()));
-  Value nonFinite =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, abs, inf);
-  auto ifOp = scf::IfOp::create(b, loc, nonFinite, /*withElse=*/false);
+  Value anyNonFinite;
+  for (auto [xf, idx] : llvm::zip(values, indices)) {
+    Value y = arith::MulFOp::create(b, loc, xf, invScale);
+    if (!elemType.isF32())
+      y = arith::TruncFOp::create(b, loc, elemType, y);
+    memref::StoreOp::create(b, loc, y, out, idx);
+    Value abs = math::AbsFOp::create(b, loc, xf);
+    Value nonFinite =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, abs, inf);
+    anyNonFinite =
+        anyNonFinite
+            ? Value(arith::OrIOp::create(b, loc, anyNonFinite, nonFinite))
+            : nonFinite;
+  }
+  auto ifOp = scf::IfOp::create(b, loc, anyNonFinite, /*withElse=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
   Value one = arith::ConstantIntOp::create(b, loc, 1, 1);
@@ -95,6 +109,10 @@ static void emitElement(OpBuilder &b, Location loc, Value local, Value grad,
 /// one tensor per thread block).
 static constexpr int64_t kLanes = 256;
 static constexpr int64_t kChunk = 16 * kLanes;
+/// Elements a thread loads before it stores, in a full chunk.
+static constexpr int64_t kUnroll = 4;
+static_assert(kChunk % (kUnroll * kLanes) == 0,
+              "a full chunk is a whole number of unrolled iterations");
 
 /// Emits the element loop of the chunk `chunk` (global chunk index) for
 /// gradients [lo, hi): a binary search over the gradients' first chunks
@@ -113,10 +131,31 @@ static void emitDispatch(OpBuilder &b, Location loc, Value chunk, Value lane,
         b, loc, arith::AddIOp::create(b, loc, start, chunkSize), sizes[lo]);
     Value first = arith::AddIOp::create(b, loc, start, lane);
     Value step = arith::ConstantIndexOp::create(b, loc, kLanes);
+    // A full chunk: kUnroll elements kLanes apart per iteration, no bounds
+    // checks. The gradient's last, partial chunk: one element at a time.
+    Value full = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::SubIOp::create(b, loc, end, start), chunkSize);
+    auto ifFull = scf::IfOp::create(b, loc, full, /*withElse=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifFull.thenBlock());
+    Value unrolledStep =
+        arith::ConstantIndexOp::create(b, loc, kUnroll * kLanes);
+    scf::ForOp::create(
+        b, loc, first, end, unrolledStep, ValueRange{},
+        [&](OpBuilder &fb, Location fl, Value i, ValueRange) {
+          SmallVector<Value> locals{i};
+          for (int64_t r = 1; r < kUnroll; ++r)
+            locals.push_back(arith::AddIOp::create(
+                fb, fl, i, arith::ConstantIndexOp::create(fb, fl, r * kLanes)));
+          emitElements(fb, fl, locals, grads[lo], outs[lo], invScale, flag);
+          scf::YieldOp::create(fb, fl);
+        });
+    b.setInsertionPointToStart(ifFull.elseBlock());
     scf::ForOp::create(b, loc, first, end, step, ValueRange{},
                        [&](OpBuilder &fb, Location fl, Value i, ValueRange) {
-                         emitElement(fb, fl, i, grads[lo], outs[lo], invScale,
-                                     flag);
+                         emitElements(fb, fl, {i}, grads[lo], outs[lo],
+                                      invScale, flag);
                          scf::YieldOp::create(fb, fl);
                        });
     return;
