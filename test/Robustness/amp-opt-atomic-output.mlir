@@ -13,6 +13,14 @@
 // RUN: ls %t | count 1
 // Non-regular outputs are written directly (and never replaced).
 // RUN: amp-opt %s -o /dev/null
+// Through a symbolic link the file it points to is replaced, the link stays.
+// RUN: ln -s existing.mlir %t/link.mlir
+// RUN: amp-opt %s -o %t/link.mlir
+// RUN: test -L %t/link.mlir
+// RUN: FileCheck %s --check-prefix=NEW < %t/existing.mlir
+// A directory is an error that names it.
+// RUN: not amp-opt %s -o %t 2>&1 | FileCheck %s --check-prefix=DIR -DDIR=%t
+// DIR: error: cannot write '[[DIR]]': is a directory
 
 // ERR: error: training step 'not_a_step' has no argument with amp.role = "param"
 // KEPT: previous contents

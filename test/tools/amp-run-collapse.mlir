@@ -31,7 +31,20 @@
 // CSV-NEXT: {{.*}},3,1,{{.*}},1,1,
 // RUN: wc -l < %t.csvdir/floor.csv | FileCheck %s --check-prefix=LINES
 // LINES: 4
-// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --batch-size=0 --csv=%t.csvdir/bad.csv
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --init-scale=4 --min-scale=8 --csv=%t.csvdir/bad.csv 2>&1 | FileCheck %s --check-prefix=BEFORE
+// BEFORE: init-scale 4.000000e+00 lies outside [min-scale, max-scale]
 // RUN: ls %t.csvdir | FileCheck %s --check-prefix=FILES
+// FILES-NOT: bad.csv
 // FILES: floor.csv
 // FILES-NOT: {{.}}
+// Through a symbolic link the CSV replaces the file it points to and the
+// link stays; a directory is an error, named, before training; no temporary
+// file is left.
+// RUN: ln -s floor.csv %t.csvdir/link.csv
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --init-scale=4 --min-scale=1 --max-steps=20 --csv=%t.csvdir/link.csv
+// RUN: test -L %t.csvdir/link.csv
+// RUN: FileCheck %s --check-prefix=CSV < %t.csvdir/floor.csv
+// RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32 --max-steps=2 --csv=%t.csvdir 2>&1 | FileCheck %s --check-prefix=CSVDIR -DDIR=%t.csvdir
+// CSVDIR: cannot write '[[DIR]]': is a directory
+// CSVDIR-NOT: step 1
+// RUN: ls %t.csvdir | count 2

@@ -6,11 +6,13 @@
 // pass succeeded. On any error the tool exits 1 and FILE is left exactly as
 // it was (absent, or with its previous contents); upstream would already
 // have truncated it. Non-regular outputs (-o /dev/null, a pipe) and stdout
-// are written directly.
+// are written directly; through a symbolic link the file it points to is
+// replaced, not the link (amp/Support/OutputFile.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
+#include "amp/Support/OutputFile.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/FileSystem.h"
@@ -21,33 +23,27 @@
 
 using namespace mlir;
 
-/// Whether `-o path` should be written through a temporary file: a regular
-/// file or a path that does not exist yet.
-static bool writeAtomically(llvm::StringRef path) {
-  if (path == "-")
-    return false;
-  llvm::sys::fs::file_status status;
-  if (llvm::sys::fs::status(path, status))
-    return true; // does not exist (or unreadable: fail at rename)
-  return llvm::sys::fs::is_regular_file(status);
-}
-
 int main(int argc, char **argv) {
   DialectRegistry registry;
   amp::registerAllDialectsAndExtensions(registry);
   amp::registerAllPassesAndPipelines();
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "amp-mlir optimizer driver\n", registry);
-  if (!writeAtomically(outputFilename))
+  auto target = amp::classifyOutput(outputFilename);
+  if (!target) {
+    llvm::errs() << "error: " << llvm::toString(target.takeError()) << "\n";
+    return 1;
+  }
+  if (target->mode == amp::OutputTarget::Mode::Direct)
     return asMainReturnCode(
         MlirOptMain(argc, argv, inputFilename, outputFilename, registry));
 
   // Same directory, so that the rename is atomic (one file system).
   llvm::SmallString<256> tmp;
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          outputFilename + ".amp-opt-tmp-%%%%%%", tmp)) {
+          target->path + ".amp-opt-tmp-%%%%%%", tmp)) {
     llvm::errs() << "error: cannot create a temporary file beside '"
-                 << outputFilename << "': " << ec.message() << "\n";
+                 << target->path << "': " << ec.message() << "\n";
     return 1;
   }
   // MlirOptMain removes its output file when it fails (ToolOutputFile) and
@@ -58,7 +54,7 @@ int main(int argc, char **argv) {
     llvm::sys::fs::remove(tmp);
     return 1;
   }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, outputFilename)) {
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, target->path)) {
     llvm::errs() << "error: cannot write '" << outputFilename
                  << "': " << ec.message() << "\n";
     llvm::sys::fs::remove(tmp);

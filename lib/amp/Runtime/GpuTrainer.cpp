@@ -158,22 +158,6 @@ llvm::Expected<std::string> mlir::amp::runtime::initCuda() {
   return cudaApi->device;
 }
 
-/// Runs `build`'s passes on `module`; the diagnostics become the error.
-template <typename BuildFn>
-static llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-    os << d.getLocation() << ": " << d << "\n";
-    return success();
-  });
-  PassManager pm(module.getContext());
-  build(pm);
-  if (failed(pm.run(module)))
-    return makeError(what + " failed:\n" + diagnostics);
-  return llvm::Error::success();
-}
-
 /// PyTorch nn.Linear-style init (as Trainer.cpp, same random sequence for
 /// the same seed): U(-1/sqrt(fan_in), 1/sqrt(fan_in)), biases zero.
 static void initParameter(HostTensor &t, std::mt19937_64 &rng) {
@@ -334,6 +318,9 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
       makeOptimizingTransformer(2, 0, nullptr);
   SmallVector<StringRef> libs{api.libraryPath};
   ExecutionEngineOptions engineOptions;
+  // No perf map: LLVM's perf listener leaves a /tmp/.debug/jit/ directory
+  // behind per JIT session (thousands after a test run).
+  engineOptions.enablePerfNotificationListener = false;
   engineOptions.transformer = transformer;
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*work, engineOptions);

@@ -72,6 +72,9 @@ JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints) {
   std::function<llvm::Error(llvm::Module *)> transformer =
       makeOptimizingTransformer(3, 0, tm->get());
   ExecutionEngineOptions options;
+  // No perf map: LLVM's perf listener leaves a /tmp/.debug/jit/ directory
+  // behind per JIT session (thousands after a test run).
+  options.enablePerfNotificationListener = false;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   auto engine = ExecutionEngine::create(module, options);

@@ -2,6 +2,10 @@
 
 #include "RunRecord.h"
 
+#include "amp/Support/OutputFile.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -20,6 +24,47 @@ static std::string formatScale(double scale) {
   char text[32];
   std::snprintf(text, sizeof(text), "%g", scale);
   return text;
+}
+
+/// "file:line:col" for file locations (also inside fused/name locations),
+/// MLIR's own printing otherwise.
+static std::string formatLocation(Location loc) {
+  std::string str;
+  llvm::raw_string_ostream os(str);
+  if (auto flc = dyn_cast<FileLineColLoc>(loc))
+    os << flc.getFilename().getValue() << ":" << flc.getLine() << ":"
+       << flc.getColumn();
+  else if (auto name = dyn_cast<NameLoc>(loc))
+    return formatLocation(name.getChildLoc());
+  else if (auto fused = dyn_cast<FusedLoc>(loc);
+           fused && !fused.getLocations().empty())
+    return formatLocation(fused.getLocations().front());
+  else
+    os << loc;
+  return str;
+}
+
+llvm::Error
+mlir::amp::runtime::runPipeline(ModuleOp module,
+                                llvm::function_ref<void(PassManager &)> build,
+                                llvm::StringRef what) {
+  std::string diagnostics;
+  llvm::raw_string_ostream os(diagnostics);
+  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
+    const char *kind = d.getSeverity() == DiagnosticSeverity::Error ? "error"
+                       : d.getSeverity() == DiagnosticSeverity::Warning
+                           ? "warning"
+                           : "note";
+    os << formatLocation(d.getLocation()) << ": " << kind << ": " << d << "\n";
+    for (Diagnostic &note : d.getNotes())
+      os << formatLocation(note.getLocation()) << ": note: " << note << "\n";
+    return success();
+  });
+  PassManager pm(module.getContext());
+  build(pm);
+  if (failed(pm.run(module)))
+    return makeError(what + " failed:\n" + diagnostics);
+  return llvm::Error::success();
 }
 
 void mlir::amp::runtime::setMixedPrecisionOptions(const TrainOptions &o,
@@ -41,13 +86,25 @@ RunRecord::create(const TrainOptions &o, RunResult &result,
   record->underflowColumns = underflowColumns;
   if (o.csvPath.empty())
     return std::move(record);
-  auto tmp = llvm::sys::fs::TempFile::create(o.csvPath + ".tmp-%%%%%%");
-  if (!tmp)
-    return makeError("cannot write " + o.csvPath + ": " +
-                     llvm::toString(tmp.takeError()));
-  record->csvFile.emplace(std::move(*tmp));
-  record->csv = std::make_unique<llvm::raw_fd_ostream>(record->csvFile->FD,
-                                                       /*shouldClose=*/false);
+  auto target = classifyOutput(o.csvPath);
+  if (!target)
+    return target.takeError();
+  if (target->mode == OutputTarget::Mode::Direct) {
+    // /dev/stdout, a pipe: written as the run goes.
+    std::error_code ec;
+    record->csv = std::make_unique<llvm::raw_fd_ostream>(o.csvPath, ec);
+    if (ec)
+      return makeError("cannot write '" + o.csvPath + "': " + ec.message());
+  } else {
+    auto tmp = llvm::sys::fs::TempFile::create(target->path + ".tmp-%%%%%%");
+    if (!tmp)
+      return makeError("cannot write '" + o.csvPath +
+                       "': " + llvm::toString(tmp.takeError()));
+    record->csvFile.emplace(std::move(*tmp));
+    record->keepPath = target->path;
+    record->csv = std::make_unique<llvm::raw_fd_ostream>(record->csvFile->FD,
+                                                         /*shouldClose=*/false);
+  }
   *record->csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
                << (underflowColumns ? ",underflow_flushed,underflow_total" : "")
                << "\n";
@@ -61,19 +118,32 @@ RunRecord::~RunRecord() {
 }
 
 llvm::Error RunRecord::publish() {
+  if (csv && !csvFile) { // written directly
+    csv->flush();
+    std::error_code ec = csv->error();
+    csv->clear_error();
+    csv.reset();
+    if (ec)
+      return makeError("cannot write '" + options.csvPath +
+                       "': " + ec.message());
+    return llvm::Error::success();
+  }
   if (!csvFile)
     return llvm::Error::success();
   csv->flush();
   std::error_code ec = csv->error();
   csv->clear_error();
   csv.reset();
-  llvm::Error done = ec ? csvFile->discard() : csvFile->keep(options.csvPath);
+  llvm::Error done = ec ? csvFile->discard() : csvFile->keep(keepPath);
   csvFile.reset();
   if (ec) {
     llvm::consumeError(std::move(done));
-    return makeError("cannot write " + options.csvPath + ": " + ec.message());
+    return makeError("cannot write '" + options.csvPath + "': " + ec.message());
   }
-  return done;
+  if (done)
+    return makeError("cannot write '" + options.csvPath +
+                     "': " + llvm::toString(std::move(done)));
+  return llvm::Error::success();
 }
 
 void RunRecord::beginEpoch() {

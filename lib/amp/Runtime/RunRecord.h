@@ -1,13 +1,12 @@
-//===- RunRecord.h - bookkeeping shared by the CPU and GPU trainers -*- C++
-//-*-===//
+//===- RunRecord.h - shared by the CPU and GPU trainers ---------*- C++ -*-===//
 //
 // Internal to lib/amp/Runtime. What a training run does the same way on the
 // CPU (Trainer.cpp) and on CUDA (GpuTrainer.cpp), so the two cannot drift:
-// the options of the `amp-mixed-precision` rewrite, the per-step CSV
-// (written atomically: a run that fails leaves no file, one that stops on
-// scale collapse publishes its complete rows), the per-step accounting, the
-// two rules that stop training (shared REFERENCE.md, "scale collapse") and
-// the per-epoch progress line.
+// running a pipeline with its diagnostics as the error, the options of the
+// `amp-mixed-precision` rewrite, the per-step CSV (written atomically: a run
+// that fails leaves no file, one that stops on scale collapse publishes its
+// complete rows), the per-step accounting, the two rules that stop training
+// (shared REFERENCE.md, "scale collapse") and the per-epoch progress line.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +15,8 @@
 
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/Trainer.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -23,6 +24,13 @@
 #include <optional>
 
 namespace mlir::amp::runtime {
+
+/// Runs the passes `build` adds on `module`. Errors: the pipeline failed;
+/// the message is "<what> failed:" and every diagnostic as
+/// "file:line:col: error|warning|note: message".
+llvm::Error runPipeline(ModuleOp module,
+                        llvm::function_ref<void(PassManager &)> build,
+                        llvm::StringRef what);
 
 /// Sets the `amp-mixed-precision` options of a run (precision, loss scaling
 /// and its dynamics, underflow instrumentation), identical for both devices.
@@ -43,9 +51,11 @@ struct StepRecord {
 /// Per-run accounting into a RunResult, and the CSV of `TrainOptions`.
 class RunRecord {
 public:
-  /// Starts a run: opens a temporary file beside `o.csvPath` (if any) and
-  /// writes the header, with the underflow columns if `underflowColumns`.
-  /// Errors: the CSV cannot be created (the path is named).
+  /// Starts a run: opens a temporary file beside `o.csvPath` (if any; a
+  /// device or pipe such as /dev/stdout is written directly, a symbolic
+  /// link's target is replaced, amp/Support/OutputFile.h) and writes the
+  /// header, with the underflow columns if `underflowColumns`. Errors, naming
+  /// the path: a directory, the CSV cannot be created.
   static llvm::Expected<std::unique_ptr<RunRecord>>
   create(const TrainOptions &o, RunResult &result, bool underflowColumns);
   /// Discards the CSV unless it was published.
@@ -76,7 +86,8 @@ private:
 
   const TrainOptions &options;
   RunResult &result;
-  std::optional<llvm::sys::fs::TempFile> csvFile;
+  std::optional<llvm::sys::fs::TempFile> csvFile; ///< atomic CSV only
+  std::string keepPath; ///< what csvFile replaces (symbolic links resolved)
   std::unique_ptr<llvm::raw_fd_ostream> csv;
   bool underflowColumns = false;
   double lossSum = 0, msTotal = 0;

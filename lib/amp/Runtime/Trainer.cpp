@@ -30,46 +30,6 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 
 using TensorPtr = std::unique_ptr<HostTensor>;
 
-/// "file:line:col" for file locations (also inside fused/name locations),
-/// MLIR's own printing otherwise.
-static std::string formatLocation(Location loc) {
-  std::string str;
-  llvm::raw_string_ostream os(str);
-  if (auto flc = dyn_cast<FileLineColLoc>(loc))
-    os << flc.getFilename().getValue() << ":" << flc.getLine() << ":"
-       << flc.getColumn();
-  else if (auto name = dyn_cast<NameLoc>(loc))
-    return formatLocation(name.getChildLoc());
-  else if (auto fused = dyn_cast<FusedLoc>(loc);
-           fused && !fused.getLocations().empty())
-    return formatLocation(fused.getLocations().front());
-  else
-    os << loc;
-  return str;
-}
-
-/// Runs `build`'s passes on `module`, returning the diagnostics as an error.
-template <typename BuildFn>
-static llvm::Error runPipeline(ModuleOp module, BuildFn build, StringRef what) {
-  std::string diagnostics;
-  llvm::raw_string_ostream os(diagnostics);
-  ScopedDiagnosticHandler handler(module.getContext(), [&](Diagnostic &d) {
-    const char *kind = d.getSeverity() == DiagnosticSeverity::Error ? "error"
-                       : d.getSeverity() == DiagnosticSeverity::Warning
-                           ? "warning"
-                           : "note";
-    os << formatLocation(d.getLocation()) << ": " << kind << ": " << d << "\n";
-    for (Diagnostic &note : d.getNotes())
-      os << formatLocation(note.getLocation()) << ": note: " << note << "\n";
-    return success();
-  });
-  PassManager pm(module.getContext());
-  build(pm);
-  if (failed(pm.run(module)))
-    return makeError(what + " failed:\n" + diagnostics);
-  return llvm::Error::success();
-}
-
 /// PyTorch nn.Linear-style init for weights, zeros for biases.
 static void initParameter(HostTensor &t, std::mt19937_64 &rng) {
   const TensorSpec &spec = t.spec();

@@ -2,6 +2,8 @@
 
 #include "AutocastReport.h"
 
+#include "amp/Support/OutputFile.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
@@ -141,9 +143,27 @@ static llvm::json::Value toJson(const AutocastReport &r) {
 
 LogicalResult mlir::amp::writeReport(const AutocastReport &report,
                                      StringRef path, Location loc) {
+  auto target = classifyOutput(path);
+  if (!target)
+    return emitError(loc) << "amp-autocast: report: "
+                          << llvm::toString(target.takeError());
+  if (target->mode == OutputTarget::Mode::Direct) {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec)
+      os << llvm::formatv("{0:2}", toJson(report)) << "\n";
+    os.close();
+    if (ec || os.has_error()) {
+      std::string msg = ec ? ec.message() : os.error().message();
+      os.clear_error();
+      return emitError(loc) << "amp-autocast: cannot write the report '" << path
+                            << "': " << msg;
+    }
+    return success();
+  }
   llvm::SmallString<128> tmp;
   int fd = -1;
-  llvm::SmallString<128> model(path);
+  llvm::SmallString<128> model(target->path);
   model += ".tmp-%%%%%%";
   if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
     return emitError(loc) << "amp-autocast: cannot create the report next to '"
@@ -160,7 +180,7 @@ LogicalResult mlir::amp::writeReport(const AutocastReport &report,
                             << "': " << msg;
     }
   }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, target->path)) {
     llvm::sys::fs::remove(tmp);
     return emitError(loc) << "amp-autocast: cannot write the report '" << path
                           << "': " << ec.message();
