@@ -87,11 +87,13 @@ mkdir -p "$b/bin" "$b/lib"
 strip -o "$b/bin/amp-bench-gpu-fused-check" "$build/bin/amp-bench-gpu-fused-check"
 cp "$build/lib/libamp_cuda_runtime.so" "$b/lib/"
 
-rm -rf "$out"
+# Each payload is written beside its final name and renamed into place, so a
+# reader never sees a half-written one.
 mkdir -p "$out/train" "$out/bench"
 for part in train bench; do
   say "packing $part"
-  tar -C "$stage/$part" -cf - . | xz -T"$jobs" -6 > "$out/$part/payload.tar.xz"
+  tar -C "$stage/$part" -cf - . | xz -T"$jobs" -6 > "$out/$part/payload.tar.xz.tmp"
+  mv -f "$out/$part/payload.tar.xz.tmp" "$out/$part/payload.tar.xz"
 done
 du -h "$out"/*/payload.tar.xz
 say "done: carry $(basename "$out")/train or $(basename "$out")/bench to the GPU machine" \

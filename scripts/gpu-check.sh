@@ -18,9 +18,10 @@
 #   --bundle=DIR  build nothing: take the tools, lit + FileCheck and the data
 #                 from DIR/payload.tar.xz, made by scripts/gpu-bundle.sh on a
 #                 machine with LLVM 22 (for GPU machines without it).
-#   --part=P      train: lit execution tests and the MLP runs; bench: the
-#                 fused check and PyTorch's reference; all (default): both.
-#                 A bundle holds one part (each fits one transfer).
+#   --part=P      train: lit execution tests, the MLP runs and PyTorch's
+#                 reference; bench: the fused check; all (default): both.
+#                 A bundle holds one part (each fits one transfer); with
+#                 --bundle the default is the part the bundle holds.
 # Environment: AMP_GPU_BUILD_DIR (default ./build-gpu; --dry-run: ./build),
 #   EPOCHS (default 2), MAX_STEPS (steps per epoch, default all), DATA_DIR (default /usr/share/datasets/fashion-mnist),
 #   CUDA_HOME (default /usr/local/cuda, else the ptxas on PATH), JOBS (default nproc).
@@ -34,7 +35,7 @@ part=all
 for arg in "$@"; do
   case "$arg" in
     --dry-run) dry=1 ;;
-    --bundle=*) bundle="${arg#--bundle=}" ;;
+    --bundle=?*) bundle="${arg#--bundle=}" ;;
     --part=all|--part=train|--part=bench) part="${arg#--part=}" ;;
     *) echo "usage: $0 [--dry-run] [--bundle=DIR] [--part=all|train|bench]" >&2; exit 2 ;;
   esac
@@ -57,8 +58,31 @@ if [ -n "$bundle" ]; then
   [ -f "$bundle/payload.tar.xz" ] || { say "no $bundle/payload.tar.xz (scripts/gpu-bundle.sh)" >&2; exit 1; }
   build="${TMPDIR:-/tmp}/amp-gpu-bundle-$part"
   rm -rf "$build"; mkdir -p "$build"
-  python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
-    "$bundle/payload.tar.xz" "$build"
+  if ! python3 - "$bundle/payload.tar.xz" "$build" <<'PY'
+import sys, tarfile
+try:
+    with tarfile.open(sys.argv[1]) as t:
+        t.extractall(sys.argv[2])
+except (tarfile.TarError, EOFError, OSError) as e:
+    sys.exit(f"gpu-check: cannot unpack {sys.argv[1]} ({e}); rebuild it with scripts/gpu-bundle.sh")
+PY
+  then
+    rm -rf "$build"
+    exit 1
+  fi
+  # A bundle holds one part: take the part from it, or check --part.
+  has_train=0; has_bench=0
+  [ -x "$build/bin/amp-run" ] && has_train=1
+  [ -x "$build/bin/amp-bench-gpu-fused-check" ] && has_bench=1
+  if [ "$part" = all ]; then
+    if [ $has_train = 1 ] && [ $has_bench = 0 ]; then part=train; fi
+    if [ $has_bench = 1 ] && [ $has_train = 0 ]; then part=bench; fi
+  fi
+  if { [ "$part" != bench ] && [ $has_train = 0 ]; } ||
+     { [ "$part" != train ] && [ $has_bench = 0 ]; }; then
+    say "$bundle holds no $part part (train: amp-run; bench: amp-bench-gpu-fused-check)" >&2
+    exit 1
+  fi
   export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" # FileCheck's libz3
   if [ -d "$build/data" ]; then
     for f in "$build"/data/*-ubyte; do gzip -1 -c "$f" > "$f.gz"; rm "$f"; done

@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -79,24 +80,43 @@ static std::string checkFunction(const std::vector<int64_t> &sizes) {
 }
 
 int main(int argc, char **argv) {
-  int tensors = 100, reps = 50;
-  int64_t mib = 256;
+  int64_t tensors = 100, reps = 50, mib = 256;
   bool dump = false;
+  auto usage = [&]() {
+    std::fprintf(stderr,
+                 "usage: %s [--tensors=N (1..10000)] [--mib=M (1..32768)] "
+                 "[--reps=R (1..100000)] [--dump-mlir]\n",
+                 argv[0]);
+    return 2;
+  };
+  // `--name=value` with an integer value in [lo, hi].
+  auto parse = [](llvm::StringRef arg, llvm::StringRef name, int64_t lo,
+                  int64_t hi, int64_t &out) -> std::optional<bool> {
+    if (!arg.consume_front(name))
+      return std::nullopt;
+    int64_t value;
+    if (arg.getAsInteger(10, value) || value < lo || value > hi)
+      return false;
+    out = value;
+    return true;
+  };
   for (int i = 1; i < argc; ++i) {
-    if (std::sscanf(argv[i], "--tensors=%d", &tensors) == 1 ||
-        std::sscanf(argv[i], "--reps=%d", &reps) == 1 ||
-        std::sscanf(argv[i], "--mib=%ld", &mib) == 1)
-      continue;
-    if (std::strcmp(argv[i], "--dump-mlir") == 0) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--dump-mlir") {
       dump = true;
       continue;
     }
-    std::fprintf(stderr,
-                 "usage: %s [--tensors=N] [--mib=M] [--reps=R] "
-                 "[--dump-mlir]\n",
-                 argv[0]);
-    return 2;
+    std::optional<bool> ok = parse(arg, "--tensors=", 1, 10000, tensors);
+    if (!ok)
+      ok = parse(arg, "--mib=", 1, 32768, mib);
+    if (!ok)
+      ok = parse(arg, "--reps=", 1, 100000, reps);
+    if (!ok || !*ok)
+      return usage();
   }
+  if (mib * 1024 * 1024 / 4 < tensors)
+    return fail("--mib=" + std::to_string(mib) + " holds fewer fp32 " +
+                "elements than --tensors=" + std::to_string(tensors));
   std::vector<int64_t> sizes = gradientSizes(tensors, mib * 1024 * 1024 / 4);
   std::string source = checkFunction(sizes);
   if (dump) {
@@ -147,6 +167,9 @@ int main(int argc, char **argv) {
   context.appendDialectRegistry(registry);
   SmallVector<StringRef> libs{runtimePath};
   ExecutionEngineOptions engineOptions;
+  // No perf map: LLVM's perf listener leaves a /tmp/.debug/jit/ directory
+  // behind per JIT session (thousands after a test run).
+  engineOptions.enablePerfNotificationListener = false;
   engineOptions.sharedLibPaths = libs;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
@@ -216,9 +239,9 @@ int main(int argc, char **argv) {
   double gb = 2.0 * static_cast<double>(totalBytes) / 1e9; // read + write
   std::printf("fused check: %.3f ms per call, device copy: %.3f ms\n", checkMs,
               copyMs);
-  std::printf("ROW|GPU fused unscale+check (%d tensors, %ld MiB) vs D2D "
+  std::printf("ROW|GPU fused unscale+check (%ld tensors, %ld MiB) vs D2D "
               "copy|%.2fx|copy %.1f GB/s|>= 0.8x|%s\n",
-              tensors, (long)mib, copyMs / checkMs, gb / (copyMs / 1e3),
+              (long)tensors, (long)mib, copyMs / checkMs, gb / (copyMs / 1e3),
               copyMs / checkMs >= 0.8 ? "met" : "missed");
   std::printf("ROW|GPU fused unscale+check bandwidth|%.1f GB/s (read+write)|"
               "one kernel per step|-|-\n",
