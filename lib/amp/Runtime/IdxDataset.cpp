@@ -40,7 +40,8 @@ mlir::amp::runtime::readIdxFile(const std::string &path) {
   GzFile in(path);
   if (!in.file)
     return idxError(path, "cannot open (install Debian's "
-                          "dataset-fashion-mnist or pass --data-dir)");
+                          "dataset-fashion-mnist, or pass --data-dir or set "
+                          "AMP_DATA_DIR)");
   unsigned char magic[4];
   if (!in.read(magic, 4))
     return idxError(path, "truncated IDX header");
