@@ -16,6 +16,11 @@
 // RUN: not amp-opt %s -split-input-file -amp-autocast="deny=softmax" 2>&1 | FileCheck %s --check-prefix=NODOT
 // RUN: not amp-opt %s -split-input-file -amp-autocast="deny=lnalg.softmax" 2>&1 | FileCheck %s --check-prefix=NODIALECT
 // RUN: amp-opt %s -split-input-file -amp-autocast="allow=tosa.matmul" -o /dev/null
+// With precision=f32 nothing changes and a requested report is not written:
+// a warning says so.
+// RUN: rm -f %t.f32.json && amp-opt %s -split-input-file -amp-autocast="precision=f32 report=%t.f32.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=F32REPORT
+// RUN: not ls %t.f32.json
+// F32REPORT: warning: amp-autocast: precision=f32 changes nothing; no report is written to '{{.*}}f32.json'
 // TYPO: error: amp-autocast: allow= names 'linalg.matmull', which is not an op of dialect 'linalg'
 // NODOT: error: amp-autocast: deny= names 'softmax', not an op name (dialect.op, e.g. linalg.matmul)
 // NODIALECT: error: amp-autocast: deny= names 'lnalg.softmax', but no dialect 'lnalg' is registered

@@ -110,7 +110,9 @@ std::unique_ptr<Pass> mlir::amp::createDistinctReturnedBuffersPass() {
 
 void mlir::amp::addAutocast(OpPassManager &pm,
                             const MixedPrecisionOptions &options) {
-  if (options.precision == "f32")
+  // f32: nothing to do; the pass only runs to say that a requested report
+  // is not written.
+  if (options.precision == "f32" && options.autocastReport.empty())
     return;
   AutocastOptions autocast;
   autocast.precision = options.precision;

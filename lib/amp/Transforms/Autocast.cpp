@@ -477,8 +477,14 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     FloatType low;
-    if (precision == "f32")
-      return; // keep f32: identity
+    if (precision == "f32") { // keep f32: identity
+      if (!reportFile.empty())
+        emitWarning(getOperation().getLoc(), "amp-autocast: precision=f32 "
+                                             "changes nothing; no report is "
+                                             "written to '")
+            << reportFile << "'";
+      return;
+    }
     if (precision == "f16")
       low = Float16Type::get(ctx);
     else if (precision == "bf16")
