@@ -158,46 +158,6 @@ llvm::Expected<std::string> mlir::amp::runtime::initCuda() {
   return cudaApi->device;
 }
 
-/// PyTorch nn.Linear-style init (as Trainer.cpp, same random sequence for
-/// the same seed): U(-1/sqrt(fan_in), 1/sqrt(fan_in)), biases zero.
-static void initParameter(HostTensor &t, std::mt19937_64 &rng) {
-  const TensorSpec &spec = t.spec();
-  if (spec.shape.size() < 2)
-    return t.fillZero();
-  int64_t fanIn = 1;
-  for (size_t i = 0; i + 1 < spec.shape.size(); ++i)
-    fanIn *= spec.shape[i];
-  float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
-  std::uniform_real_distribution<float> dist(-bound, bound);
-  float *p = t.as<float>();
-  for (int64_t i = 0; i < spec.numElements(); ++i)
-    p[i] = dist(rng);
-}
-
-/// Examples `indices[first, first + batch)` (zero rows past the end).
-static void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
-                      int64_t first, int64_t batch, HostTensor &input,
-                      HostTensor *label) {
-  float *x = input.as<float>();
-  for (int64_t b = 0; b < batch; ++b) {
-    int64_t pos = first + b;
-    float *row = x + b * ds.exampleSize;
-    if (pos >= static_cast<int64_t>(indices.size())) {
-      std::memset(row, 0, sizeof(float) * ds.exampleSize);
-      continue;
-    }
-    int64_t e = indices[pos];
-    std::memcpy(row, ds.images.data() + e * ds.exampleSize,
-                sizeof(float) * ds.exampleSize);
-    if (!label)
-      continue;
-    if (label->spec().kind == ElementKind::I32)
-      label->as<int32_t>()[b] = ds.labels[e];
-    else
-      label->as<int64_t>()[b] = ds.labels[e];
-  }
-}
-
 llvm::Expected<RunResult>
 mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
                                 const Dataset &trainSet, const Dataset &testSet,
@@ -464,13 +424,7 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
         if (auto err = invoke(evalName, callBuffers))
           return std::move(err);
         evalBuffers[1]->download(*logits);
-        const float *l = logits->as<float>();
-        for (int64_t b = 0; b < evalBatch && first + b < testSet.numExamples;
-             ++b) {
-          const float *row = l + b * classes;
-          int64_t arg = std::max_element(row, row + classes) - row;
-          correct += arg == testSet.labels[first + b];
-        }
+        correct += countCorrect(*logits, testSet, first, evalBatch, classes);
       }
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);

@@ -8,8 +8,10 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -65,6 +67,57 @@ mlir::amp::runtime::runPipeline(ModuleOp module,
   if (failed(pm.run(module)))
     return makeError(what + " failed:\n" + diagnostics);
   return llvm::Error::success();
+}
+
+void mlir::amp::runtime::initParameter(HostTensor &t, std::mt19937_64 &rng) {
+  const TensorSpec &spec = t.spec();
+  if (spec.shape.size() < 2)
+    return t.fillZero();
+  int64_t fanIn = 1;
+  for (size_t i = 0; i + 1 < spec.shape.size(); ++i)
+    fanIn *= spec.shape[i];
+  float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
+  std::uniform_real_distribution<float> dist(-bound, bound);
+  float *p = t.as<float>();
+  for (int64_t i = 0; i < spec.numElements(); ++i)
+    p[i] = dist(rng);
+}
+
+void mlir::amp::runtime::fillBatch(const Dataset &ds,
+                                   const std::vector<int64_t> &indices,
+                                   int64_t first, int64_t batch,
+                                   HostTensor &input, HostTensor *label) {
+  float *x = input.as<float>();
+  for (int64_t b = 0; b < batch; ++b) {
+    int64_t pos = first + b;
+    float *row = x + b * ds.exampleSize;
+    if (pos >= static_cast<int64_t>(indices.size())) {
+      std::memset(row, 0, sizeof(float) * ds.exampleSize);
+      continue;
+    }
+    int64_t e = indices[pos];
+    std::memcpy(row, ds.images.data() + e * ds.exampleSize,
+                sizeof(float) * ds.exampleSize);
+    if (!label)
+      continue;
+    if (label->spec().kind == ElementKind::I32)
+      label->as<int32_t>()[b] = ds.labels[e];
+    else
+      label->as<int64_t>()[b] = ds.labels[e];
+  }
+}
+
+int64_t mlir::amp::runtime::countCorrect(const HostTensor &logits,
+                                         const Dataset &ds, int64_t first,
+                                         int64_t batch, int64_t classes) {
+  const float *l = logits.as<float>();
+  int64_t correct = 0;
+  for (int64_t b = 0; b < batch && first + b < ds.numExamples; ++b) {
+    const float *row = l + b * classes;
+    int64_t arg = std::max_element(row, row + classes) - row;
+    correct += arg == ds.labels[first + b];
+  }
+  return correct;
 }
 
 void mlir::amp::runtime::setMixedPrecisionOptions(const TrainOptions &o,

@@ -14,6 +14,7 @@
 #define AMP_RUNTIME_RUNRECORD_H
 
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Runtime/HostTensor.h"
 #include "amp/Runtime/Trainer.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -22,6 +23,8 @@
 
 #include <memory>
 #include <optional>
+#include <random>
+#include <vector>
 
 namespace mlir::amp::runtime {
 
@@ -31,6 +34,25 @@ namespace mlir::amp::runtime {
 llvm::Error runPipeline(ModuleOp module,
                         llvm::function_ref<void(PassManager &)> build,
                         llvm::StringRef what);
+
+/// PyTorch nn.Linear's default init for a parameter: rank >= 2 from
+/// U(-1/sqrt(fan_in), 1/sqrt(fan_in)), fan_in = product of all but the last
+/// dimension; rank 0/1 (biases) zero. The same sequence on both devices for
+/// the same `rng` seed.
+void initParameter(HostTensor &t, std::mt19937_64 &rng);
+
+/// Copies examples `indices[first, first + batch)` of `ds` into `input`
+/// (f32, batch x exampleSize) and, if given, `label` (i32 or i64); rows past
+/// the end of `indices` are zero.
+void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
+               int64_t first, int64_t batch, HostTensor &input,
+               HostTensor *label);
+
+/// How many of the `batch` rows of `logits` (f32, batch x classes) starting
+/// at test example `first` have their arg-max at the example's label (rows
+/// past the end of `ds` are not counted).
+int64_t countCorrect(const HostTensor &logits, const Dataset &ds, int64_t first,
+                     int64_t batch, int64_t classes);
 
 /// Sets the `amp-mixed-precision` options of a run (precision, loss scaling
 /// and its dynamics, underflow instrumentation), identical for both devices.

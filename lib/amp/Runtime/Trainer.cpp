@@ -30,46 +30,6 @@ static llvm::Error makeError(const llvm::Twine &msg) {
 
 using TensorPtr = std::unique_ptr<HostTensor>;
 
-/// PyTorch nn.Linear-style init for weights, zeros for biases.
-static void initParameter(HostTensor &t, std::mt19937_64 &rng) {
-  const TensorSpec &spec = t.spec();
-  if (spec.shape.size() < 2)
-    return t.fillZero();
-  int64_t fanIn = 1;
-  for (size_t i = 0; i + 1 < spec.shape.size(); ++i)
-    fanIn *= spec.shape[i];
-  float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
-  std::uniform_real_distribution<float> dist(-bound, bound);
-  float *p = t.as<float>();
-  for (int64_t i = 0; i < spec.numElements(); ++i)
-    p[i] = dist(rng);
-}
-
-/// Copies examples `indices[first, first + batch)` (clamped to the dataset;
-/// missing rows are zero) into the input and, if given, label tensors.
-static void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
-                      int64_t first, int64_t batch, HostTensor &input,
-                      HostTensor *label) {
-  float *x = input.as<float>();
-  for (int64_t b = 0; b < batch; ++b) {
-    int64_t pos = first + b;
-    float *row = x + b * ds.exampleSize;
-    if (pos >= static_cast<int64_t>(indices.size())) {
-      std::memset(row, 0, sizeof(float) * ds.exampleSize);
-      continue;
-    }
-    int64_t e = indices[pos];
-    std::memcpy(row, ds.images.data() + e * ds.exampleSize,
-                sizeof(float) * ds.exampleSize);
-    if (!label)
-      continue;
-    if (label->spec().kind == ElementKind::I32)
-      label->as<int32_t>()[b] = ds.labels[e];
-    else
-      label->as<int64_t>()[b] = ds.labels[e];
-  }
-}
-
 static llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
                               StringRef fn) {
   if (spec.kind != ElementKind::F32)
@@ -345,13 +305,7 @@ llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
         callBuffers.push_back(&logits);
         if (auto err = (*jit)->invoke(evalName, callBuffers))
           return std::move(err);
-        const float *l = logits.as<float>();
-        for (int64_t b = 0; b < evalBatch && first + b < testSet.numExamples;
-             ++b) {
-          const float *row = l + b * classes;
-          int64_t arg = std::max_element(row, row + classes) - row;
-          correct += arg == testSet.labels[first + b];
-        }
+        correct += countCorrect(logits, testSet, first, evalBatch, classes);
       }
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
