@@ -64,7 +64,8 @@ try:
     with tarfile.open(sys.argv[1]) as t:
         t.extractall(sys.argv[2])
 except (tarfile.TarError, EOFError, OSError) as e:
-    sys.exit(f"gpu-check: cannot unpack {sys.argv[1]} ({e}); rebuild it with scripts/gpu-bundle.sh")
+    why = " ".join(str(e).split())  # tarfile's messages span lines
+    sys.exit(f"gpu-check: cannot unpack {sys.argv[1]} ({why}); rebuild it with scripts/gpu-bundle.sh")
 PY
   then
     rm -rf "$build"

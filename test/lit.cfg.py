@@ -54,6 +54,12 @@ if nvidia_smi:
 # machine's bundle keeps it elsewhere: scripts/gpu-check.sh --bundle).
 if os.environ.get("AMP_DATA_DIR"):
     config.environment["AMP_DATA_DIR"] = os.environ["AMP_DATA_DIR"]
+# The GPU benchmark (built with the CUDA runtime and AMP_BUILD_BENCHMARKS).
+if os.path.exists(os.path.join(config.amp_tools_dir,
+                               "amp-bench-gpu-fused-check")):
+    config.available_features.add("gpu-bench")
+    llvm_config.add_tool_substitutions(["amp-bench-gpu-fused-check"],
+                                       [config.amp_tools_dir])
 config.substitutions.append(("%amp_cuda_runtime",
                              getattr(config, "amp_cuda_runtime", "")))
 config.substitutions.append(("%fake_cuda_dir", os.path.join(

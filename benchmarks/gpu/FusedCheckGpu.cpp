@@ -114,9 +114,6 @@ int main(int argc, char **argv) {
     if (!ok || !*ok)
       return usage();
   }
-  if (mib * 1024 * 1024 / 4 < tensors)
-    return fail("--mib=" + std::to_string(mib) + " holds fewer fp32 " +
-                "elements than --tensors=" + std::to_string(tensors));
   std::vector<int64_t> sizes = gradientSizes(tensors, mib * 1024 * 1024 / 4);
   std::string source = checkFunction(sizes);
   if (dump) {
