@@ -8,7 +8,9 @@
 #     with our ratio to it;
 #   - the fused unscale+check's bandwidth against a device-to-device copy of
 #     the same bytes (amp-bench-gpu-fused-check);
-#   - test accuracy after the demo epochs.
+#   - test accuracy after the demo epochs;
+#   - the f16 step once more without Tensor Cores (--tensor-cores=false,
+#     row f16+dynamic/simt): what mma.sync buys.
 # A larger transformer-block step is not benchmarked yet (docs/gpu.md).
 #
 # Usage: scripts/gpu-check.sh [--dry-run] [--bundle=DIR] [--part=all|train|bench]
@@ -174,6 +176,16 @@ if [ $dry = 0 ] && want train; then
       key=$name; [ "$name" = f16 ] && key=f16+dynamic
       acc[$key]=$2; ms[$key]=$6
     done < <(sed -n '/^run /,$p' "$log/amp-run.txt" | tail -n +2)
+    # The same f16 run without Tensor Cores (one thread per output): what
+    # mma.sync buys on this step.
+    "$build/bin/amp-run" "$root/examples/fashion-mnist/mlp.mlir" --device=cuda \
+      --run=f16+dynamic --tensor-cores=false --epochs="$epochs" \
+      --max-steps="$max_steps" --data-dir="$data" | tee "$log/amp-run-simt.txt"
+    while read -r name rest; do
+      [ "$name" = f16 ] || continue
+      set -- $rest; shift 2
+      acc[f16+dynamic/simt]=$2; ms[f16+dynamic/simt]=$6
+    done < <(sed -n '/^run /,$p' "$log/amp-run-simt.txt" | tail -n +2)
   else
     say "no Fashion-MNIST at $data: MLP rows skipped (set DATA_DIR)"
   fi
@@ -203,8 +215,8 @@ fi
 echo
 echo "amp-mlir GPU check (part: $part), $(date -u +%Y-%m-%d), $(nvidia-smi -L 2>/dev/null | head -1 || echo 'no GPU'), CUDA at $CUDA_HOME"
 want train && printf '%-28s %14s %14s %12s %10s\n' "MLP step (batch 128)" "ms/step" "PyTorch ms" "ours/torch" "test acc"
-want train && for run in f32 f16+dynamic bf16; do
-  m=${ms[$run]:-$pending}; t=${torch[$run]:--}; a=${acc[$run]:--}
+want train && for run in f32 f16+dynamic f16+dynamic/simt bf16; do
+  m=${ms[$run]:-$pending}; t=${torch[${run%/simt}]:--}; a=${acc[$run]:--}
   ratio=-
   if [[ $m =~ ^[0-9.]+$ && $t =~ ^[0-9.]+$ ]]; then
     ratio=$(awk -v a="$m" -v b="$t" 'BEGIN { printf "%.2fx", a / b }')

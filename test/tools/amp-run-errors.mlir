@@ -4,6 +4,9 @@
 // BADSPEC: amp-run: bad --run
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=bf16+dynamic 2>&1 | FileCheck %s --check-prefix=BF16
 // BF16: amp-run: --run 'bf16+dynamic': loss scaling is for fp16
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --tensor-cores=false 2>&1 | FileCheck %s --check-prefix=TC
+// TC: amp-run: --tensor-cores is for --device=cuda
+// TC-NOT: loading
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data-dir=%t.nonexistent 2>&1 | FileCheck %s --check-prefix=DATA
 // DATA: amp-run: {{.*}}nonexistent/train-images-idx3-ubyte.gz: cannot open
 // Without --data-dir, $AMP_DATA_DIR is the default; --data-dir wins over it.

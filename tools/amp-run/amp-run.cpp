@@ -111,6 +111,13 @@ static cl::opt<std::string>
                     "docs/gpu.md)"),
            cl::init("cpu"), cl::cat(ampRunCategory));
 
+static cl::opt<bool> tensorCores(
+    "tensor-cores",
+    cl::desc("--device=cuda: f16 contractions with f32 accumulation on Tensor "
+             "Cores (mma.sync) on sm_80 and newer; false keeps them one "
+             "thread per output (amp-lower-to-nvvm tensor-cores=)"),
+    cl::init(true), cl::cat(ampRunCategory));
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(ampRunCategory);
@@ -146,6 +153,7 @@ int main(int argc, char **argv) {
     o.minScale = minScale;
     o.maxScale = maxScale;
     o.underflowStats = underflowStats;
+    o.tensorCores = tensorCores;
     configs.push_back(o);
   }
   for (size_t i = 0; i < runSpecs.size(); ++i)
@@ -170,6 +178,10 @@ int main(int argc, char **argv) {
 
   if (device != "cpu" && device != "cuda") {
     llvm::errs() << "amp-run: --device must be cpu or cuda\n";
+    return 1;
+  }
+  if (device == "cpu" && tensorCores.getNumOccurrences()) {
+    llvm::errs() << "amp-run: --tensor-cores is for --device=cuda\n";
     return 1;
   }
   if (device == "cuda") {

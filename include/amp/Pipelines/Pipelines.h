@@ -144,6 +144,14 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       *this, "block-size",
       llvm::cl::desc("Threads per block of one-dimensional loops"),
       llvm::cl::init(256)};
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16 contractions with f32 accumulation whose sizes "
+                     "are multiples of 16 x 8 x 16 run on Tensor Cores "
+                     "(mma.sync, amp-gpu-tensor-core-contractions) when chip "
+                     "is sm_80 or newer; the rest stay one thread per "
+                     "output"),
+      llvm::cl::init(true)};
 };
 
 /// Lowers a (mixed-precision or fp32) step to host LLVM code plus one

@@ -337,6 +337,55 @@ def GPUParallelDimsOuter
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def GPUTensorCoreContractions
+    : Pass<"amp-gpu-tensor-core-contractions", "func::FuncOp"> {
+  let summary = "f16 contractions with f32 accumulation as warp-level "
+                "vector.contract tiles for Tensor Cores (mma.sync)";
+  let description = [{
+    GPU lowering of the contractions that autocast leaves in f16 with fp32
+    accumulation (PyTorch autocast's matmul policy: f16 operands, f32
+    accumulate; shared REFERENCE.md, "Anchors"). Runs on buffers, after
+    one-shot bufferization and before `convert-linalg-to-parallel-loops`.
+
+    Matches a `linalg.generic` with loops (i, j, k) = (parallel, parallel,
+    reduction), output map (i, j), A map (i, k) or (k, i), B map (k, j) or
+    (j, k), body `out + extf(a) * extf(b)` (either order), A and B f16, the
+    output f32, static identity-layout memrefs, M % 16 = 0, N % 8 = 0 and
+    K % 16 = 0. These are the forward matmuls and both backward forms
+    (A^T * dY for weight gradients, dY * B^T for input gradients). Any other
+    op, including contractions whose sizes are not multiples of the mma
+    shape, is left for the SIMT path.
+
+    Each match becomes one warp tile per (32|16) x (32|16|8) block of the
+    output: the accumulators are read from the output once, a loop over K in
+    steps of 16 reads 16 x 16 A and 16 x 8 B fragments with
+    `vector.transfer_read` and accumulates with `vector.contract` of the
+    native m16n8k16 shape (f16 x f16 -> f32), and the accumulators are
+    written back once. Upstream `convert-vector-to-gpu{use-nvgpu}` then
+    turns the tile into per-lane fragment loads and `nvgpu.mma.sync`
+    (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`, sm_80 and
+    newer). Each output element accumulates the same products in f32 as the
+    SIMT loop; only the summation order within a k-step of 16 differs.
+
+    With `launch` (the default) each tile is one `gpu.launch` with one warp
+    (32 threads) per block and the blocks over (N tiles, M tiles). Without
+    it the tiles stay an `scf.parallel` over (M tiles, N tiles), which runs
+    on the CPU: the lit tests check the tiling's numerics that way.
+  }];
+  let options = [
+    Option<"launch", "launch", "bool", "true",
+           "Wrap the warp tiles in gpu.launch (one warp per block); false "
+           "leaves an scf.parallel over the tiles (CPU-executable)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::nvgpu::NVGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def GPUMapParallelLoops
     : Pass<"amp-gpu-map-parallel-loops", "func::FuncOp"> {
   let summary = "Tile outermost scf.parallel loops to blocks and threads";

@@ -33,6 +33,15 @@ static std::string toolkitPath(const LowerToNVVMOptions &options) {
   return "/usr/local/cuda";
 }
 
+/// 80 for "sm_80", 90 for "sm_90a"; 0 when `chip` is not sm_<digits>.
+static unsigned smVersion(StringRef chip) {
+  unsigned version = 0;
+  if (!chip.consume_front("sm_"))
+    return 0;
+  StringRef digits = chip.take_while(llvm::isDigit);
+  return digits.getAsInteger(10, version) ? 0 : version;
+}
+
 void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
                                          const LowerToNVVMOptions &options) {
   // Tensor level: device-friendly forms of the amp ops and of the
@@ -64,6 +73,11 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Buffers: every memref is device memory from here on.
   addBufferizeToOutParams(pm);
 
+  // Tensor Cores: f16 x f16 -> f32 contractions as warp tiles of
+  // nvgpu.mma.sync (m16n8k16 needs sm_80).
+  if (options.tensorCores && smVersion(options.chip) >= 80)
+    pm.addNestedPass<func::FuncOp>(createGPUTensorCoreContractions());
+
   // Loops -> blocks x threads -> gpu.launch; leftovers in one-thread
   // kernels; device allocations.
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
@@ -92,6 +106,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(memref::createExpandStridedMetadataPass());
   kernels.addPass(createLowerAffinePass());
+  kernels.addPass(createConvertNVGPUToNVVMPass());
   ConvertGpuOpsToNVVMOpsOptions toNVVM;
   toNVVM.useBarePtrCallConv = options.kernelBarePointers;
   kernels.addPass(createConvertGpuOpsToNVVMOps(toNVVM));

@@ -266,6 +266,7 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
   nvvm.chip = api.chip;
   nvvm.format = "bin";
   nvvm.kernelBarePointers = !inputType.isDynamicDim(0);
+  nvvm.tensorCores = o.tensorCores;
   if (auto err = runPipeline(
           *work, [&](PassManager &pm) { buildLowerToNVVMPipeline(pm, nvvm); },
           "amp-lower-to-nvvm{chip=" + api.chip + "}"))
