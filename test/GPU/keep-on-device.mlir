@@ -87,3 +87,39 @@ func.func @negative_side_effect(%found: tensor<i1>, %m: memref<f32>,
   }
   return %r : tensor<4xf32>
 }
+
+// -----
+
+// A linalg.generic body that uses a scalar computed from device memory
+// (Adam's bias correction 1 - beta1^t from the step counter t) reads it as
+// one more 0-d input instead: the scalar chain becomes a one-thread 0-d
+// generic and nothing on the host reads t. Host-only scalars stay captured.
+// CHECK-LABEL: func.func @bias_correction(
+// CHECK-SAME: %[[M:[^:]+]]: tensor<4xf32>, %[[T:[^:]+]]: tensor<i32>, %[[LR:[^:]+]]: f32
+// CHECK-NOT: tensor.extract
+// CHECK: %[[BC:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<i32>)
+// CHECK: arith.sitofp
+// CHECK: math.powf
+// CHECK: arith.subf
+// CHECK: linalg.yield
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{[^,]+}}, #{{.*}}], {{.*}} ins(%[[M]], %[[BC]] : tensor<4xf32>, tensor<f32>)
+// CHECK-NEXT: ^bb0(%[[IN:[^:]+]]: f32, %[[BCA:[^:]+]]: f32, %{{.*}}: f32):
+// CHECK: %[[D:.*]] = arith.divf %[[IN]], %[[BCA]]
+// CHECK: arith.mulf %[[D]], %[[LR]]
+func.func @bias_correction(%m: tensor<4xf32>, %t: tensor<i32>, %lr: f32) -> tensor<4xf32> {
+  %ti = tensor.extract %t[] : tensor<i32>
+  %tf = arith.sitofp %ti : i32 to f32
+  %one = arith.constant 1.0 : f32
+  %beta = arith.constant 0.9 : f32
+  %bt = math.powf %beta, %tf : f32
+  %bc = arith.subf %one, %bt : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%m : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %d = arith.divf %in, %bc : f32
+    %s = arith.mulf %d, %lr : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

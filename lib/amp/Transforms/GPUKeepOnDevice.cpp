@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::amp {
@@ -152,6 +153,67 @@ static void moveScalarChain(IRRewriter &rewriter,
       rewriter.eraseOp(op);
 }
 
+/// True when scalar `v` is computed, by pure scalar ops of its block, from a
+/// 0-d `tensor.extract` (a value that lives in device memory).
+static bool readsDeviceScalar(Value v) {
+  Operation *first = v.getDefiningOp();
+  if (!first)
+    return false;
+  Block *block = first->getBlock();
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  SmallVector<Value> worklist{v};
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != block || !seen.insert(def).second)
+      continue;
+    if (isScalarZeroDExtract(def))
+      return true;
+    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+        llvm::any_of(def->getResultTypes(), llvm::IsaPred<ShapedType>))
+      continue;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
+}
+
+/// A linalg.generic whose body uses a scalar computed on the host from
+/// device memory (Adam's bias corrections 1 - beta^t from the step counter
+/// t) -> that scalar becomes a `tensor.from_elements` (moved onto the device
+/// by moveScalarChain) read by the generic as one more 0-d input.
+static void passDeviceScalarsAsInputs(IRRewriter &rewriter,
+                                      linalg::GenericOp op) {
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op.getRegion(), captured);
+  SmallVector<Value> scalars;
+  for (Value v : captured)
+    if (v.getType().isIntOrIndexOrFloat() && readsDeviceScalar(v))
+      scalars.push_back(v);
+  if (scalars.empty())
+    return;
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Value> inputs(op.getDpsInputs());
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  unsigned numInputs = op.getNumDpsInputs();
+  AffineMap scalarMap = AffineMap::get(op.getNumLoops(), 0, op.getContext());
+  for (Value v : scalars) {
+    inputs.push_back(tensor::FromElementsOp::create(
+        rewriter, loc, RankedTensorType::get({}, v.getType()), v));
+    maps.insert(maps.begin() + inputs.size() - 1, scalarMap);
+  }
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, op.getResultTypes(), inputs, op.getDpsInits(), maps,
+      op.getIteratorTypesArray());
+  rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
+                              generic.getRegion().end());
+  Block &body = generic.getRegion().front();
+  for (auto [i, v] : llvm::enumerate(scalars)) {
+    BlockArgument arg = body.insertArgument(numInputs + i, v.getType(), loc);
+    replaceAllUsesInRegionWith(v, arg, generic.getRegion());
+  }
+  rewriter.replaceOp(op, generic.getResults());
+}
+
 /// `arith.constant dense<v> : tensor<...>` (splat, static shape) ->
 /// linalg.fill(v) of tensor.empty.
 static void splatToFill(IRRewriter &rewriter, arith::ConstantOp constant) {
@@ -181,6 +243,14 @@ struct GPUKeepOnDevicePass
     });
     for (scf::IfOp op : ifs)
       (void)predicate(rewriter, op);
+
+    SmallVector<linalg::GenericOp> generics;
+    getOperation().walk([&](linalg::GenericOp op) {
+      if (!op->getParentOfType<linalg::LinalgOp>())
+        generics.push_back(op);
+    });
+    for (linalg::GenericOp op : generics)
+      passDeviceScalarsAsInputs(rewriter, op);
 
     SmallVector<tensor::FromElementsOp> froms;
     getOperation().walk([&](tensor::FromElementsOp op) {
