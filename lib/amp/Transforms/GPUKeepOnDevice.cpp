@@ -201,9 +201,9 @@ static void passDeviceScalarsAsInputs(IRRewriter &rewriter,
         rewriter, loc, RankedTensorType::get({}, v.getType()), v));
     maps.insert(maps.begin() + inputs.size() - 1, scalarMap);
   }
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, op.getResultTypes(), inputs, op.getDpsInits(), maps,
-      op.getIteratorTypesArray());
+  auto generic = linalg::GenericOp::create(rewriter, loc, op.getResultTypes(),
+                                           inputs, op.getDpsInits(), maps,
+                                           op.getIteratorTypesArray());
   rewriter.inlineRegionBefore(op.getRegion(), generic.getRegion(),
                               generic.getRegion().end());
   Block &body = generic.getRegion().front();

@@ -77,9 +77,8 @@ static std::optional<Contraction> matchContraction(linalg::GenericOp op) {
     return std::nullopt;
   MLIRContext *ctx = op.getContext();
   auto map = [&](unsigned r0, unsigned r1) {
-    return AffineMap::get(3, 0,
-                          {getAffineDimExpr(r0, ctx), getAffineDimExpr(r1, ctx)},
-                          ctx);
+    return AffineMap::get(
+        3, 0, {getAffineDimExpr(r0, ctx), getAffineDimExpr(r1, ctx)}, ctx);
   };
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   Contraction c{op, op.getDpsInputs()[0], op.getDpsInputs()[1],
@@ -125,8 +124,7 @@ static std::pair<int64_t, int64_t> warpTile(const Contraction &c) {
 /// `transposed`, read from buffer[col0 + c, row0 + r] (the transpose folds
 /// into the read's permutation map).
 static Value readTile(OpBuilder &b, Location loc, Value buffer, Value row0,
-                      Value col0, int64_t rows, int64_t cols,
-                      bool transposed) {
+                      Value col0, int64_t rows, int64_t cols, bool transposed) {
   Type elem = cast<MemRefType>(buffer.getType()).getElementType();
   auto type = VectorType::get({rows, cols}, elem);
   Value pad = arith::ConstantOp::create(b, loc, elem, b.getZeroAttr(elem));
@@ -170,9 +168,9 @@ static void buildWarpTile(OpBuilder &b, Location loc, const Contraction &c,
   MLIRContext *ctx = b.getContext();
   AffineExpr i = getAffineDimExpr(0, ctx), j = getAffineDimExpr(1, ctx),
              k = getAffineDimExpr(2, ctx);
-  auto maps = b.getAffineMapArrayAttr(
-      {AffineMap::get(3, 0, {i, k}, ctx), AffineMap::get(3, 0, {k, j}, ctx),
-       AffineMap::get(3, 0, {i, j}, ctx)});
+  auto maps = b.getAffineMapArrayAttr({AffineMap::get(3, 0, {i, k}, ctx),
+                                       AffineMap::get(3, 0, {k, j}, ctx),
+                                       AffineMap::get(3, 0, {i, j}, ctx)});
   auto iterators = b.getArrayAttr(
       {vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
        vector::IteratorTypeAttr::get(ctx, vector::IteratorType::parallel),
@@ -186,11 +184,11 @@ static void buildWarpTile(OpBuilder &b, Location loc, const Contraction &c,
       [&](OpBuilder &lb, Location l, Value k0, ValueRange iterAccs) {
         SmallVector<Value> aFrags, bFrags;
         for (int64_t fi = 0; fi < fragRows; ++fi)
-          aFrags.push_back(readTile(lb, l, c.a, rowOf[fi], k0, kMmaM, kMmaK,
-                                    c.transposeA));
+          aFrags.push_back(
+              readTile(lb, l, c.a, rowOf[fi], k0, kMmaM, kMmaK, c.transposeA));
         for (int64_t fj = 0; fj < fragCols; ++fj)
-          bFrags.push_back(readTile(lb, l, c.b, k0, colOf[fj], kMmaK, kMmaN,
-                                    c.transposeB));
+          bFrags.push_back(
+              readTile(lb, l, c.b, k0, colOf[fj], kMmaK, kMmaN, c.transposeB));
         SmallVector<Value> next;
         for (int64_t fi = 0; fi < fragRows; ++fi)
           for (int64_t fj = 0; fj < fragCols; ++fj)
@@ -223,27 +221,28 @@ static LogicalResult rewrite(Contraction &c, bool launch) {
   gpu::LaunchOp launchOp;
   if (launch) {
     Value one = index(1);
-    auto op = gpu::LaunchOp::create(b, loc, index(c.n / cols),
-                                    index(c.m / rows), one, index(32), one,
-                                    one);
+    auto op = gpu::LaunchOp::create(
+        b, loc, index(c.n / cols), index(c.m / rows), one, index(32), one, one);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&op.getBody().front());
     AffineExpr d0 = getAffineDimExpr(0, b.getContext());
-    Value m0 = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, d0 * rows), ValueRange{op.getBlockIds().y});
-    Value n0 = affine::AffineApplyOp::create(
-        b, loc, AffineMap::get(1, 0, d0 * cols), ValueRange{op.getBlockIds().x});
+    Value m0 =
+        affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, d0 * rows),
+                                      ValueRange{op.getBlockIds().y});
+    Value n0 =
+        affine::AffineApplyOp::create(b, loc, AffineMap::get(1, 0, d0 * cols),
+                                      ValueRange{op.getBlockIds().x});
     buildWarpTile(b, loc, c, m0, n0);
     gpu::TerminatorOp::create(b, loc);
     launchOp = op;
   } else {
     Value zero = index(0);
-    scf::ParallelOp::create(
-        b, loc, ValueRange{zero, zero}, ValueRange{index(c.m), index(c.n)},
-        ValueRange{index(rows), index(cols)},
-        [&](OpBuilder &pb, Location l, ValueRange ivs) {
-          buildWarpTile(pb, l, c, ivs[0], ivs[1]);
-        });
+    scf::ParallelOp::create(b, loc, ValueRange{zero, zero},
+                            ValueRange{index(c.m), index(c.n)},
+                            ValueRange{index(rows), index(cols)},
+                            [&](OpBuilder &pb, Location l, ValueRange ivs) {
+                              buildWarpTile(pb, l, c, ivs[0], ivs[1]);
+                            });
   }
   c.op.erase();
   if (!launchOp)
@@ -253,8 +252,8 @@ static LogicalResult rewrite(Contraction &c, bool launch) {
   MLIRContext *ctx = launchOp.getContext();
   RewritePatternSet prepare(ctx);
   populatePrepareVectorToMMAPatterns(prepare, /*useNvGpu=*/true);
-  if (failed(applyPatternsGreedily(launchOp.getOperation(),
-                                   std::move(prepare))))
+  if (failed(
+          applyPatternsGreedily(launchOp.getOperation(), std::move(prepare))))
     return launchOp.emitError("amp-gpu-tensor-core-contractions: could not "
                               "prepare the warp tile for mma.sync");
   IRRewriter rewriter(ctx);
@@ -267,10 +266,9 @@ static LogicalResult rewrite(Contraction &c, bool launch) {
   RewritePatternSet cleanup(ctx);
   scf::ForOp::getCanonicalizationPatterns(cleanup, ctx);
   (void)applyPatternsGreedily(launchOp.getOperation(), std::move(cleanup));
-  if (!launchOp.getBody().front().getOps<vector::ContractionOp>().empty() ||
-      launchOp->walk([](vector::ContractionOp) {
-                return WalkResult::interrupt();
-              }).wasInterrupted())
+  if (launchOp
+          ->walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
     return launchOp.emitError("amp-gpu-tensor-core-contractions: a "
                               "vector.contract of the warp tile was not "
                               "converted to nvgpu.mma.sync");
@@ -279,8 +277,7 @@ static LogicalResult rewrite(Contraction &c, bool launch) {
 
 namespace {
 struct GPUTensorCoreContractionsPass
-    : amp::impl::GPUTensorCoreContractionsBase<
-          GPUTensorCoreContractionsPass> {
+    : amp::impl::GPUTensorCoreContractionsBase<GPUTensorCoreContractionsPass> {
   using Base::Base;
   void runOnOperation() override {
     SmallVector<Contraction> matches;
