@@ -344,8 +344,9 @@ def GPUTensorCoreContractions
   let description = [{
     GPU lowering of the contractions that autocast leaves in f16 with fp32
     accumulation (PyTorch autocast's matmul policy: f16 operands, f32
-    accumulate; shared REFERENCE.md, "Autocast: which ops run in low precision"). Runs on buffers, after
-    one-shot bufferization and before `convert-linalg-to-parallel-loops`.
+    accumulate; shared REFERENCE.md, "Autocast: which ops run in low
+    precision"). Runs on buffers, after one-shot bufferization and before
+    `convert-linalg-to-parallel-loops`.
 
     Matches a `linalg.generic` with loops (i, j, k) = (parallel, parallel,
     reduction), output map (i, j), A map (i, k) or (k, i), B map (k, j) or
