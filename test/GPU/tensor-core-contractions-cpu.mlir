@@ -3,8 +3,9 @@
 // vector.contracts, in an scf.parallel over the warp tiles instead of a
 // gpu.launch) and matches a plain triple loop exactly on the three forms of
 // the step's contractions: forward (32 x 32 tiles), weight gradient A^T * B
-// (16 x 8 tiles), input gradient A * B^T (32 x 32 tiles). Operands are small
-// integers, so every sum is exact and the largest difference must be 0.
+// (16 x 8 tiles), input gradient A * B^T (32 x 32 tiles), with f16 and with
+// bf16 operands. Operands are small integers, so every sum is exact and the
+// largest difference must be 0.
 // Per case: sum of the tiled result, sum of the reference, max |difference|.
 // RUN: amp-opt %s --amp-gpu-tensor-core-contractions=launch=false \
 // RUN:   --convert-linalg-to-loops --convert-vector-to-scf --lower-affine \
@@ -15,6 +16,17 @@
 // RUN:   --reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// The same with bf16 operands (the f16 of this file spelled bf16).
+// RUN: sed 's/f16/bf16/g' %s | amp-opt --amp-gpu-tensor-core-contractions=launch=false \
+// RUN:   --convert-linalg-to-loops --convert-vector-to-scf --lower-affine \
+// RUN:   --convert-scf-to-cf --convert-vector-to-llvm=vector-contract-lowering=outerproduct \
+// RUN:   --convert-math-to-llvm --expand-strided-metadata --lower-affine \
+// RUN:   --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm \
+// RUN:   --convert-index-to-llvm --convert-cf-to-llvm --convert-ub-to-llvm \
+// RUN:   --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// RUN: sed 's/f16/bf16/g' %s | amp-opt --amp-gpu-tensor-core-contractions=launch=false | FileCheck %s --check-prefix=TILED
 // The pass matched all three (and not the f32 reference loops).
 // RUN: amp-opt %s --amp-gpu-tensor-core-contractions=launch=false | FileCheck %s --check-prefix=TILED
 // TILED-COUNT-3: scf.parallel

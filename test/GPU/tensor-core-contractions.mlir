@@ -114,10 +114,40 @@ func.func @input_gradient(%dy: memref<32x32xf16>, %w: memref<16x32xf16>, %dx: me
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
+// bf16: the same fragment loads as f16 (the layout of 16-bit fragments),
+// each register of two bf16 passed as an i32 to nvvm.mma.sync (LLVM 22's
+// nvgpu.mma.sync lowering has no bf16).
+// CHECK-LABEL: func.func @forward_bf16(
+// CHECK: gpu.launch
+// CHECK: scf.for
+// CHECK-COUNT-4: vector.load %arg0{{.*}} : memref<16x32xbf16>, vector<2xbf16>
+// CHECK-COUNT-4: memref.load %arg1{{.*}} : memref<32x8xbf16>
+// CHECK-COUNT-4: vector.bitcast {{.*}} : vector<2xbf16> to vector<1xi32>
+// CHECK: nvvm.mma.sync A[{{.*}}, {{.*}}, {{.*}}, {{.*}}]  B[{{.*}}, {{.*}}]  C[{{.*}}, {{.*}}, {{.*}}, {{.*}}]  {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<bf16>, multiplicandBPtxType = #nvvm.mma_type<bf16>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+// CHECK-NOT: nvgpu.mma.sync
+// CHECK-NOT: xf16>
+// CHECK: return
+func.func @forward_bf16(%x: memref<16x32xbf16>, %w: memref<32x8xbf16>, %y: memref<16x8xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<16x32xbf16>, memref<32x8xbf16>) outs(%y : memref<16x8xf32>) {
+  ^bb0(%p: bf16, %q: bf16, %o: f32):
+    %0 = arith.extf %p : bf16 to f32
+    %1 = arith.extf %q : bf16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
 // Left for the SIMT path: N = 10 is not a multiple of 8, K = 10 not one of
-// 16, bf16 operands (LLVM 22's nvgpu.mma.sync lowering has no bf16), f32
-// operands, f16 accumulation, a body that is not a multiply-add, dynamic
-// sizes.
+// 16, mixed f16 x bf16 operands, f32 operands, f16 accumulation, a body that
+// is not a multiply-add, dynamic sizes.
 // CHECK-LABEL: func.func @negative_shapes_and_types(
 // CHECK-NOT: gpu.launch
 // CHECK-NOT: nvgpu.mma.sync
@@ -147,9 +177,9 @@ func.func @negative_shapes_and_types(%a16: memref<128x128xf16>, %b10: memref<128
     linalg.yield %3 : f32
   }
   linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
-      ins(%abf, %bbf : memref<128x128xbf16>, memref<128x128xbf16>) outs(%c128 : memref<128x128xf32>) {
-  ^bb0(%p: bf16, %q: bf16, %o: f32):
-    %0 = arith.extf %p : bf16 to f32
+      ins(%a16, %bbf : memref<128x128xf16>, memref<128x128xbf16>) outs(%c128 : memref<128x128xf32>) {
+  ^bb0(%p: f16, %q: bf16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
     %1 = arith.extf %q : bf16 to f32
     %2 = arith.mulf %0, %1 : f32
     %3 = arith.addf %o, %2 : f32

@@ -1,7 +1,8 @@
 // REQUIRES: ptxas
-// Tensor Cores in the f16 MLP step (amp-lower-to-nvvm, tensor-cores=true by
+// Tensor Cores in the f16 and bf16 MLP step (amp-lower-to-nvvm, tensor-cores=true by
 // default from sm_80): the contractions whose sizes are multiples of
-// 16 x 8 x 16 become mma.sync with f16 operands and f32 accumulators:
+// 16 x 8 x 16 become mma.sync with f16 (or bf16) operands and f32
+// accumulators:
 // forward 128x784 * 784x256 and 128x256 * 256x128 (32 x 32 warp tiles,
 // 8 mma.sync per k-step), the input gradient 128x128 * (256x128)^T (8), the
 // weight gradients (128x256)^T * 128x128 (8) and (128x784)^T * 128x256
@@ -17,13 +18,19 @@
 // SM90: .target sm_90
 // SM90: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 //
-// Off: tensor-cores=false, a chip before sm_80, bf16 (LLVM 22 lowers
-// nvgpu.mma.sync for f16, tf32, i8, i4 and f64 operands only), fp32.
+// bf16: the same 52, as mma.sync with bf16 operands, accepted by ptxas for
+// sm_80 and sm_90.
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision="precision=bf16 loss-scale=none" --amp-lower-to-nvvm="chip=sm_80 format=isa" \
+// RUN:   | grep -o "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32" | count 52
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision="precision=bf16 loss-scale=none" --amp-lower-to-nvvm="chip=sm_80 format=bin" -o /dev/null
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision="precision=bf16 loss-scale=none" --amp-lower-to-nvvm="chip=sm_90 format=bin" -o /dev/null
+//
+// Off: tensor-cores=false, a chip before sm_80, fp32.
 // RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision --amp-lower-to-nvvm="chip=sm_80 format=isa tensor-cores=false" \
 // RUN:   | FileCheck %s --check-prefix=OFF
 // RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision --amp-lower-to-nvvm="chip=sm_75 format=isa" \
 // RUN:   | FileCheck %s --check-prefix=OFF
-// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision="precision=bf16 loss-scale=none" --amp-lower-to-nvvm="format=isa" \
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision="precision=bf16 loss-scale=none" --amp-lower-to-nvvm="format=isa tensor-cores=false" \
 // RUN:   | FileCheck %s --check-prefix=OFF
 // RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision="precision=f32 loss-scale=none" --amp-lower-to-nvvm="format=isa" \
 // RUN:   | FileCheck %s --check-prefix=OFF

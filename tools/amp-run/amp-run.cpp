@@ -113,9 +113,10 @@ static cl::opt<std::string>
 
 static cl::opt<bool> tensorCores(
     "tensor-cores",
-    cl::desc("--device=cuda: f16 contractions with f32 accumulation on Tensor "
-             "Cores (mma.sync) on sm_80 and newer; false keeps them one "
-             "thread per output (amp-lower-to-nvvm tensor-cores=)"),
+    cl::desc(
+        "--device=cuda: f16/bf16 contractions with f32 accumulation on Tensor "
+        "Cores (mma.sync) on sm_80 and newer; false keeps them one "
+        "thread per output (amp-lower-to-nvvm tensor-cores=)"),
     cl::init(true), cl::cat(ampRunCategory));
 
 int main(int argc, char **argv) {

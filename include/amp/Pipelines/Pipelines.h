@@ -146,7 +146,7 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
       llvm::cl::init(256)};
   Option<bool> tensorCores{
       *this, "tensor-cores",
-      llvm::cl::desc("f16 contractions with f32 accumulation whose sizes "
+      llvm::cl::desc("f16/bf16 contractions with f32 accumulation whose sizes "
                      "are multiples of 16 x 8 x 16 run on Tensor Cores "
                      "(mma.sync, amp-gpu-tensor-core-contractions) when chip "
                      "is sm_80 or newer; the rest stay one thread per "

@@ -35,8 +35,8 @@ struct TrainOptions {
   uint64_t seed = 0;            ///< parameter init and shuffling
   std::string csvPath;          ///< per-step CSV, empty: none
   bool progress = true;         ///< one line per epoch to `log`
-  /// trainOnCuda only: f16 contractions on Tensor Cores (mma.sync) when the
-  /// GPU is sm_80 or newer (LowerToNVVMOptions::tensorCores).
+  /// trainOnCuda only: f16/bf16 contractions on Tensor Cores (mma.sync) when
+  /// the GPU is sm_80 or newer (LowerToNVVMOptions::tensorCores).
   bool tensorCores = true;
 };
 

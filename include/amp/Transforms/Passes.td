@@ -339,19 +339,19 @@ def GPUParallelDimsOuter
 
 def GPUTensorCoreContractions
     : Pass<"amp-gpu-tensor-core-contractions", "func::FuncOp"> {
-  let summary = "f16 contractions with f32 accumulation as warp-level "
-                "vector.contract tiles for Tensor Cores (mma.sync)";
+  let summary = "f16/bf16 contractions with f32 accumulation as warp tiles "
+                "on Tensor Cores (mma.sync)";
   let description = [{
-    GPU lowering of the contractions that autocast leaves in f16 with fp32
-    accumulation (PyTorch autocast's matmul policy: f16 operands, f32
+    GPU lowering of the contractions that autocast leaves in f16 or bf16
+    with fp32 accumulation (PyTorch autocast's matmul policy: f16 operands, f32
     accumulate; shared REFERENCE.md, "Autocast: which ops run in low
     precision"). Runs on buffers, after one-shot bufferization and before
     `convert-linalg-to-parallel-loops`.
 
     Matches a `linalg.generic` with loops (i, j, k) = (parallel, parallel,
     reduction), output map (i, j), A map (i, k) or (k, i), B map (k, j) or
-    (j, k), body `out + extf(a) * extf(b)` (either order), A and B f16, the
-    output f32, static identity-layout memrefs, M % 16 = 0, N % 8 = 0 and
+    (j, k), body `out + extf(a) * extf(b)` (either order), A and B both f16
+    or both bf16, the output f32, static identity-layout memrefs, M % 16 = 0, N % 8 = 0 and
     K % 16 = 0. These are the forward matmuls and both backward forms
     (A^T * dY for weight gradients, dY * B^T for input gradients). Any other
     op, including contractions whose sizes are not multiples of the mma
@@ -362,10 +362,15 @@ def GPUTensorCoreContractions
     steps of 16 reads 16 x 16 A and 16 x 8 B fragments with
     `vector.transfer_read` and accumulates with `vector.contract` of the
     native m16n8k16 shape (f16 x f16 -> f32), and the accumulators are
-    written back once. Upstream `convert-vector-to-gpu{use-nvgpu}` then
-    turns the tile into per-lane fragment loads and `nvgpu.mma.sync`
+    written back once. Upstream `convert-vector-to-gpu{use-nvgpu}` patterns
+    then turn the tile into per-lane fragment loads and `nvgpu.mma.sync`
     (PTX `mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32`, sm_80 and
-    newer). Each output element accumulates the same products in f32 as the
+    newer). bf16, which LLVM 22's conversion does not know, goes through
+    the same conversion on f16 views of its buffers (the 16-bit fragments of
+    PTX's m16n8k16 have one layout for .f16 and .bf16); the loads are then
+    retyped to bf16 and each mma becomes `nvvm.mma.sync` with bf16
+    operands. An internal error is reported, located, if that retyping
+    meets an op it does not expect. Each output element accumulates the same products in f32 as the
     SIMT loop; only the summation order within a k-step of 16 differs.
 
     With `launch` (the default) each tile is one `gpu.launch` with one warp
@@ -381,7 +386,9 @@ def GPUTensorCoreContractions
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::memref::MemRefDialect",
+                           "::mlir::NVVM::NVVMDialect",
                            "::mlir::nvgpu::NVGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect"];

@@ -73,8 +73,8 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Buffers: every memref is device memory from here on.
   addBufferizeToOutParams(pm);
 
-  // Tensor Cores: f16 x f16 -> f32 contractions as warp tiles of
-  // nvgpu.mma.sync (m16n8k16 needs sm_80).
+  // Tensor Cores: f16/bf16 -> f32 contractions as warp tiles of mma.sync
+  // (m16n8k16 needs sm_80).
   if (options.tensorCores && smVersion(options.chip) >= 80)
     pm.addNestedPass<func::FuncOp>(createGPUTensorCoreContractions());
 

@@ -1,16 +1,20 @@
 //===- GPUTensorCoreContractions.cpp - amp-gpu-tensor-core-contractions ---===//
 //
-// f16 x f16 -> f32 contractions (autocast's matmuls with fp32 accumulation)
+// f16/bf16 -> f32 contractions (autocast's matmuls with fp32 accumulation)
 // as warp tiles of m16n8k16 `vector.contract`s, which upstream
 // `convert-vector-to-gpu{use-nvgpu}` turns into `nvgpu.mma.sync` (Tensor
-// Cores, sm_80+). See the pass description in Passes.td and docs/gpu.md.
+// Cores, sm_80+); bf16 through f16 views, retyped after the conversion.
+// See the pass description in Passes.td and docs/gpu.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -27,7 +31,8 @@ namespace {
 /// The native mma.sync shape for 16-bit operands with f32 accumulation.
 constexpr int64_t kMmaM = 16, kMmaN = 8, kMmaK = 16;
 
-/// A matched contraction C[i, j] += A[i, k] * B[k, j] on buffers, with
+/// A matched contraction C[i, j] += A[i, k] * B[k, j] on buffers (A and B
+/// both f16 or both bf16, C f32), with
 /// A read as A[k, i] when `transposeA` and B as B[j, k] when `transposeB`.
 struct Contraction {
   linalg::GenericOp op;
@@ -100,7 +105,8 @@ static std::optional<Contraction> matchContraction(linalg::GenericOp op) {
       !aType.getLayout().isIdentity() || !bType.getLayout().isIdentity() ||
       !cType.getLayout().isIdentity())
     return std::nullopt;
-  if (!aType.getElementType().isF16() || !bType.getElementType().isF16() ||
+  Type in = aType.getElementType();
+  if (!(in.isF16() || in.isBF16()) || bType.getElementType() != in ||
       !cType.getElementType().isF32() || !hasMulAddBody(op))
     return std::nullopt;
   c.m = cType.getDimSize(0);
@@ -204,6 +210,123 @@ static void buildWarpTile(OpBuilder &b, Location loc, const Contraction &c,
           ValueRange{rowOf[fi], colOf[fj]}, ArrayRef<bool>{true, true});
 }
 
+/// `type` with f16 elements replaced by bf16 (vectors and scalars).
+static Type toBf16(Type type) {
+  Builder b(type.getContext());
+  if (type.isF16())
+    return b.getBF16Type();
+  auto vector = dyn_cast<VectorType>(type);
+  if (vector && vector.getElementType().isF16())
+    return vector.clone(b.getBF16Type());
+  return type;
+}
+
+/// bf16 fragments through upstream's f16 conversion. LLVM 22's
+/// vector-to-nvgpu conversion knows f16 fragments only, but PTX's m16n8k16
+/// fragments of .f16 and .bf16 have the same layout (16-bit elements, two
+/// per register). The tile was built on f16 views of the bf16 buffers
+/// (`views`, unrealized casts) and converted; here every fragment load
+/// through a view reads the bf16 buffer instead, and the bf16 type flows
+/// through the ops that assemble fragments up to the nvgpu.mma.sync
+/// operands. Any other use of a view is an error.
+static LogicalResult
+retypeFragments(ArrayRef<UnrealizedConversionCastOp> views) {
+  SmallVector<Value> worklist;
+  for (UnrealizedConversionCastOp view : views) {
+    for (OpOperand &use : llvm::make_early_inc_range(view->getUses())) {
+      Operation *user = use.getOwner();
+      if (!isa<memref::LoadOp, vector::LoadOp>(user))
+        return user->emitError("amp-gpu-tensor-core-contractions: unexpected "
+                               "use of a bf16 fragment buffer");
+      use.set(view.getOperand(0));
+      Value loaded = user->getResult(0);
+      loaded.setType(toBf16(loaded.getType()));
+      worklist.push_back(loaded);
+    }
+  }
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : llvm::make_early_inc_range(v.getUsers())) {
+      if (isa<nvgpu::MmaSyncOp>(user))
+        continue;
+      if (auto insert = dyn_cast<vector::InsertOp>(user)) {
+        // A fragment starts as a zero vector that values are inserted into:
+        // a bf16 zero instead of the f16 one.
+        Value dest = insert.getDest();
+        if (cast<VectorType>(dest.getType()).getElementType().isF16()) {
+          if (!matchPattern(dest, m_AnyZeroFloat()))
+            return insert.emitError("amp-gpu-tensor-core-contractions: a "
+                                    "fragment does not start from zero");
+          OpBuilder b(insert);
+          auto type = cast<VectorType>(toBf16(dest.getType()));
+          Value zero = arith::ConstantOp::create(
+              b, insert.getLoc(), type,
+              DenseElementsAttr::get(type,
+                                     b.getZeroAttr(type.getElementType())));
+          insert.getDestMutable().assign(zero);
+        }
+      } else if (!isa<vector::FromElementsOp, vector::ToElementsOp,
+                      vector::ExtractOp, vector::BroadcastOp>(user)) {
+        return user->emitError("amp-gpu-tensor-core-contractions: unexpected "
+                               "op between a bf16 fragment load and mma.sync");
+      }
+      for (Value result : user->getResults()) {
+        Type type = toBf16(result.getType());
+        if (type != result.getType()) {
+          result.setType(type);
+          worklist.push_back(result);
+        }
+      }
+    }
+  }
+  for (UnrealizedConversionCastOp view : views)
+    view.erase();
+  return success();
+}
+
+/// nvgpu.mma.sync on bf16 fragments -> nvvm.mma.sync, which LLVM 22's nvgpu
+/// lowering does not emit for bf16: each register of two bf16 is an i32
+/// (element 0 in the low half, as in .f16x2), the accumulator four f32:
+/// PTX `mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32`.
+static void lowerBf16MmaSync(nvgpu::MmaSyncOp mma) {
+  OpBuilder b(mma);
+  Location loc = mma.getLoc();
+  auto registers = [&](Value fragment) {
+    SmallVector<Value> out;
+    auto type = cast<VectorType>(fragment.getType());
+    for (int64_t r = 0; r < type.getDimSize(0); ++r) {
+      Value pair = vector::ExtractOp::create(b, loc, fragment, r);
+      Value word = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, b.getI32Type()), pair);
+      out.push_back(vector::ExtractOp::create(b, loc, word, 0));
+    }
+    return out;
+  };
+  SmallVector<Value> aRegs = registers(mma.getMatrixA());
+  SmallVector<Value> bRegs = registers(mma.getMatrixB());
+  auto accType = cast<VectorType>(mma.getMatrixC().getType());
+  SmallVector<Value> acc;
+  for (int64_t r = 0; r < accType.getDimSize(0); ++r)
+    for (int64_t e = 0; e < accType.getDimSize(1); ++e)
+      acc.push_back(vector::ExtractOp::create(b, loc, mma.getMatrixC(),
+                                              ArrayRef<int64_t>{r, e}));
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  Value result = NVVM::MmaOp::create(
+      b, loc, resultType, aRegs, bRegs, acc, {kMmaM, kMmaN, kMmaK},
+      /*b1Op=*/std::nullopt, /*intOverflow=*/std::nullopt,
+      std::array<NVVM::MMATypes, 2>{NVVM::MMATypes::bf16, NVVM::MMATypes::bf16},
+      std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                     NVVM::MMALayout::col});
+  SmallVector<Value> d;
+  for (int64_t i = 0; i < 4; ++i)
+    d.push_back(LLVM::ExtractValueOp::create(b, loc, result, i));
+  mma.replaceAllUsesWith(
+      vector::FromElementsOp::create(b, loc, accType, d).getResult());
+  mma.erase();
+}
+
 /// Replaces `c.op` by its warp tiles: one gpu.launch (blocks over N tiles
 /// x M tiles, 32 threads) whose vector ops become per-lane fragment loads
 /// and nvgpu.mma.sync, or, without `launch`, an scf.parallel of vector ops.
@@ -219,6 +342,18 @@ static LogicalResult rewrite(Contraction &c, bool launch) {
     return constant;
   };
   gpu::LaunchOp launchOp;
+  // bf16 in a launch: the tile reads f16 views (retypeFragments).
+  SmallVector<UnrealizedConversionCastOp> views;
+  bool bf16 = cast<MemRefType>(c.a.getType()).getElementType().isBF16();
+  if (launch && bf16) {
+    for (Value *operand : {&c.a, &c.b}) {
+      auto type = cast<MemRefType>(operand->getType());
+      auto view = UnrealizedConversionCastOp::create(
+          b, loc, TypeRange{type.clone(b.getF16Type())}, ValueRange{*operand});
+      views.push_back(view);
+      *operand = view.getResult(0);
+    }
+  }
   if (launch) {
     Value one = index(1);
     auto op = gpu::LaunchOp::create(
@@ -266,6 +401,14 @@ static LogicalResult rewrite(Contraction &c, bool launch) {
   RewritePatternSet cleanup(ctx);
   scf::ForOp::getCanonicalizationPatterns(cleanup, ctx);
   (void)applyPatternsGreedily(launchOp.getOperation(), std::move(cleanup));
+  if (bf16) {
+    if (failed(retypeFragments(views)))
+      return failure();
+    SmallVector<nvgpu::MmaSyncOp> mmas;
+    launchOp->walk([&](nvgpu::MmaSyncOp op) { mmas.push_back(op); });
+    for (nvgpu::MmaSyncOp mma : mmas)
+      lowerBf16MmaSync(mma);
+  }
   if (launchOp
           ->walk([](vector::ContractionOp) { return WalkResult::interrupt(); })
           .wasInterrupted())
