@@ -241,3 +241,65 @@ func.func @negative_tensors(%x: tensor<32x32xf16>, %w: tensor<32x32xf16>, %y: te
   } -> tensor<32x32xf32>
   return %r : tensor<32x32xf32>
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+// Also left alone: a contraction in the body of an scf.parallel (mapped to
+// blocks and threads itself later: a launch inside would nest launches), an
+// output that is a view of the same bytes as an operand (the tile reads its
+// accumulators once and writes them at the end), an empty output.
+// (--canonicalize erases the empty one.)
+// CHECK-LABEL: func.func @negative_nesting_aliasing_empty(
+// CHECK-NOT: gpu.launch
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT: gpu.launch
+// CHECK: return
+// LOOPS-LABEL: func.func @negative_nesting_aliasing_empty(
+// LOOPS-COUNT-3: linalg.generic
+// LOOPS-NOT: vector.contract
+func.func @negative_nesting_aliasing_empty(%x: memref<4x32x32xf16>, %w: memref<32x32xf16>, %y: memref<4x32x32xf32>,
+    %bytes: memref<8192xi8>, %e16: memref<0x16xf16>, %e32: memref<0x8xf32>, %w16: memref<16x8xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %xi = memref.subview %x[%i, 0, 0] [1, 32, 32] [1, 1, 1] : memref<4x32x32xf16> to memref<32x32xf16, strided<[32, 1], offset: ?>>
+    %yi = memref.subview %y[%i, 0, 0] [1, 32, 32] [1, 1, 1] : memref<4x32x32xf32> to memref<32x32xf32, strided<[32, 1], offset: ?>>
+    %xc = memref.alloc() : memref<32x32xf16>
+    %yc = memref.alloc() : memref<32x32xf32>
+    linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+        ins(%xc, %w : memref<32x32xf16>, memref<32x32xf16>) outs(%yc : memref<32x32xf32>) {
+    ^bb0(%p: f16, %q: f16, %o: f32):
+      %0 = arith.extf %p : f16 to f32
+      %1 = arith.extf %q : f16 to f32
+      %2 = arith.mulf %0, %1 : f32
+      %3 = arith.addf %o, %2 : f32
+      linalg.yield %3 : f32
+    }
+    scf.reduce
+  }
+  %a16 = memref.view %bytes[%c0][] : memref<8192xi8> to memref<32x32xf16>
+  %c32 = memref.view %bytes[%c0][] : memref<8192xi8> to memref<32x32xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a16, %w : memref<32x32xf16>, memref<32x32xf16>) outs(%c32 : memref<32x32xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%e16, %w16 : memref<0x16xf16>, memref<16x8xf16>) outs(%e32 : memref<0x8xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %0 = arith.extf %p : f16 to f32
+    %1 = arith.extf %q : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}

@@ -167,6 +167,14 @@ struct LowerToNVVMOptions : public PassPipelineOptions<LowerToNVVMOptions> {
 void buildLowerToNVVMPipeline(OpPassManager &pm,
                               const LowerToNVVMOptions &options);
 
+/// Empty when `options` name a chip that LLVM's NVPTX backend knows
+/// (sm_XY with an optional suffix: sm_80, sm_90a) and an opt-level of 0-3;
+/// otherwise why not, one line. `amp-lower-to-nvvm` on the command line
+/// fails with it; callers of buildLowerToNVVMPipeline should check first
+/// (an unknown chip otherwise aborts in LLVM's instruction selection of
+/// mma.sync or fails in ptxas).
+std::string checkLowerToNVVMOptions(const LowerToNVVMOptions &options);
+
 /// Registers `amp-lower-to-nvvm`.
 void registerAmpGPUPipelines();
 

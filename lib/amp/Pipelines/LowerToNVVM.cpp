@@ -19,8 +19,15 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 
 #include <cstdlib>
+#include <memory>
+
+// NVPTX's MC layer (in libLLVM; gpu-module-to-binary initializes the rest).
+extern "C" void LLVMInitializeNVPTXTargetInfo();
+extern "C" void LLVMInitializeNVPTXTargetMC();
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -33,13 +40,45 @@ static std::string toolkitPath(const LowerToNVVMOptions &options) {
   return "/usr/local/cuda";
 }
 
-/// 80 for "sm_80", 90 for "sm_90a"; 0 when `chip` is not sm_<digits>.
+/// 80 for "sm_80", 90 for "sm_90a"; 0 when `chip` is not sm_<digits>
+/// with an optional one-letter suffix.
 static unsigned smVersion(StringRef chip) {
   unsigned version = 0;
   if (!chip.consume_front("sm_"))
     return 0;
   StringRef digits = chip.take_while(llvm::isDigit);
+  StringRef suffix = chip.drop_front(digits.size());
+  if (suffix.size() > 1 || (suffix.size() == 1 && !llvm::isAlpha(suffix[0])))
+    return 0;
   return digits.getAsInteger(10, version) ? 0 : version;
+}
+
+std::string
+mlir::amp::checkLowerToNVVMOptions(const LowerToNVVMOptions &options) {
+  static const bool initialized = [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+    return true;
+  }();
+  (void)initialized;
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return "this LLVM has no NVPTX backend: " + error;
+  // Made for a known chip (an unknown one would print warnings), asked
+  // about the given one.
+  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+      target->createMCSubtargetInfo(triple, "sm_80", ""));
+  if (!subtarget || !subtarget->isCPUStringValid(options.chip) ||
+      smVersion(options.chip) == 0)
+    return "chip '" + options.chip.getValue() +
+           "' is not a CUDA architecture that LLVM's NVPTX backend knows "
+           "(sm_XY with an optional suffix, e.g. sm_80, sm_90a)";
+  if (options.optLevel > 3)
+    return "opt-level must be 0-3, got " + std::to_string(options.optLevel);
+  return "";
 }
 
 void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
@@ -100,7 +139,12 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Kernels -> NVVM.
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  target.features = options.features;
+  // PTX 8.0 (the default) is too old for sm_100 and newer, and LLVM aborts
+  // on that; unless features were given, let LLVM pick such a chip's
+  // minimum PTX version.
+  target.features = options.features.hasValue() || smVersion(options.chip) <= 90
+                        ? options.features.getValue()
+                        : std::string();
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
@@ -136,9 +180,26 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
 }
 
 void mlir::amp::registerAmpGPUPipelines() {
-  PassPipelineRegistration<LowerToNVVMOptions>(
+  // As PassPipelineRegistration<LowerToNVVMOptions>, plus the option check:
+  // a chip LLVM does not know would otherwise abort in instruction
+  // selection (mma.sync) or fail later in ptxas.
+  registerPassPipeline(
       "amp-lower-to-nvvm",
       "Lower a (mixed-precision) training step to CUDA kernels (NVVM, "
       "gpu.binary) and host LLVM code calling the mgpu* runtime",
-      buildLowerToNVVMPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        std::unique_ptr<LowerToNVVMOptions> options =
+            LowerToNVVMOptions::createFromString(text);
+        if (!options)
+          return failure();
+        std::string why = checkLowerToNVVMOptions(*options);
+        if (!why.empty())
+          return errorHandler("amp-lower-to-nvvm: " + why);
+        buildLowerToNVVMPipeline(pm, *options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(LowerToNVVMOptions());
+      });
 }

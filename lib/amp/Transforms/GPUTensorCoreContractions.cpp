@@ -16,6 +16,7 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <optional>
@@ -69,6 +70,14 @@ static bool hasMulAddBody(linalg::GenericOp op) {
          (isExtOfArg(mul.getLhs(), b) && isExtOfArg(mul.getRhs(), a));
 }
 
+/// The buffer `v` is a view of (through view-like ops such as memref.view,
+/// memref.subview, memref.reinterpret_cast), or `v` itself.
+static Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
 /// The contraction `op` computes, or nullopt when it is not one that the
 /// m16n8k16 f16 tile covers exactly (see the pass description).
 static std::optional<Contraction> matchContraction(linalg::GenericOp op) {
@@ -112,7 +121,13 @@ static std::optional<Contraction> matchContraction(linalg::GenericOp op) {
   c.m = cType.getDimSize(0);
   c.n = cType.getDimSize(1);
   c.k = aType.getDimSize(c.transposeA ? 0 : 1);
-  if (c.m % kMmaM != 0 || c.n % kMmaN != 0 || c.k % kMmaK != 0)
+  if (c.m == 0 || c.n == 0 || c.k == 0 || c.m % kMmaM != 0 ||
+      c.n % kMmaN != 0 || c.k % kMmaK != 0)
+    return std::nullopt;
+  // A tile reads its accumulators once and writes them at the end, so the
+  // output must not share memory with an operand (bufferization never makes
+  // it so; a memref.view of one byte buffer as f16 and f32 could).
+  if (rootBuffer(c.c) == rootBuffer(c.a) || rootBuffer(c.c) == rootBuffer(c.b))
     return std::nullopt;
   return c;
 }
@@ -425,7 +440,11 @@ struct GPUTensorCoreContractionsPass
   void runOnOperation() override {
     SmallVector<Contraction> matches;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (op->getParentOfType<gpu::LaunchOp>())
+      // Already device code, or the body of a loop that will be mapped to
+      // blocks and threads itself: a launch there would nest launches.
+      if (op->getParentOfType<gpu::LaunchOp>() ||
+          op->getParentOfType<scf::ParallelOp>() ||
+          op->getParentOfType<scf::ForallOp>())
         return;
       if (std::optional<Contraction> c = matchContraction(op))
         matches.push_back(*c);
