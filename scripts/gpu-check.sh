@@ -11,7 +11,9 @@
 #   - test accuracy after the demo epochs;
 #   - the f16 step once more without Tensor Cores (--tensor-cores=false,
 #     row f16+dynamic/simt): what mma.sync buys.
-# A larger transformer-block step is not benchmarked yet (docs/gpu.md).
+#   - the same for the transformer-block step (examples/fashion-mnist/
+#     transformer.mlir, TF_STEPS steps of one epoch), without a PyTorch
+#     reference yet.
 #
 # Usage: scripts/gpu-check.sh [--dry-run] [--bundle=DIR] [--part=all|train|bench]
 #   --dry-run     no GPU needed: build, run the compile-only GPU tests, compile
@@ -25,7 +27,8 @@
 #                 A bundle holds one part (each fits one transfer); with
 #                 --bundle the default is the part the bundle holds.
 # Environment: AMP_GPU_BUILD_DIR (default ./build-gpu; --dry-run: ./build),
-#   EPOCHS (default 2), MAX_STEPS (steps per epoch, default all), DATA_DIR (default /usr/share/datasets/fashion-mnist),
+#   EPOCHS (default 2), MAX_STEPS (steps per epoch, default all), TF_STEPS
+#   (transformer steps, default 300), DATA_DIR (default /usr/share/datasets/fashion-mnist),
 #   CUDA_HOME (default /usr/local/cuda, else the ptxas on PATH), JOBS (default nproc).
 # Whole run: about 1-2 min build on 16 cores (none with --bundle), then
 # about 3 min of runs.
@@ -45,6 +48,7 @@ done
 want() { [ "$part" = all ] || [ "$part" = "$1" ]; }
 epochs="${EPOCHS:-2}"
 max_steps="${MAX_STEPS:-0}"
+tf_steps="${TF_STEPS:-300}"
 data="${DATA_DIR:-/usr/share/datasets/fashion-mnist}"
 if [ -z "${CUDA_HOME:-}" ] && [ ! -x /usr/local/cuda/bin/ptxas ] && command -v ptxas >/dev/null; then
   CUDA_HOME="$(dirname "$(dirname "$(command -v ptxas)")")"
@@ -157,7 +161,7 @@ if [ -x "$build/bin/amp-opt" ]; then
 fi
 
 pending="pending (no device)"
-declare -A ms acc torch
+declare -A ms acc torch tms tacc
 fused="$pending"
 copy=""
 if [ $dry = 0 ] && want train; then
@@ -186,8 +190,21 @@ if [ $dry = 0 ] && want train; then
       set -- $rest; shift 2
       acc[f16+dynamic/simt]=$2; ms[f16+dynamic/simt]=$6
     done < <(sed -n '/^run /,$p' "$log/amp-run-simt.txt" | tail -n +2)
+    # The transformer-block step (examples/fashion-mnist/transformer.mlir).
+    "$build/bin/amp-run" "$root/examples/fashion-mnist/transformer.mlir" --device=cuda \
+      --run=f32,f16+dynamic,bf16 --epochs=1 --max-steps="$tf_steps" \
+      --data-dir="$data" | tee "$log/amp-run-transformer.txt"
+    while read -r name rest; do
+      case "$name" in
+        f32|bf16) set -- $rest ;;
+        f16) set -- $rest; shift 2 ;;
+        *) continue ;;
+      esac
+      key=$name; [ "$name" = f16 ] && key=f16+dynamic
+      tacc[$key]=$2; tms[$key]=$6
+    done < <(sed -n '/^run /,$p' "$log/amp-run-transformer.txt" | tail -n +2)
   else
-    say "no Fashion-MNIST at $data: MLP rows skipped (set DATA_DIR)"
+    say "no Fashion-MNIST at $data: MLP and transformer rows skipped (set DATA_DIR)"
   fi
   # 5. PyTorch eager reference.
   if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
@@ -223,7 +240,10 @@ want train && for run in f32 f16+dynamic f16+dynamic/simt bf16; do
   fi
   printf '%-28s %14s %14s %12s %10s\n' "$run" "$m" "$t" "$ratio" "$a"
 done
-want train && printf '%-28s %14s\n' "transformer-block step" "not implemented (docs/gpu.md)"
+want train && printf '%-28s %14s %14s %12s %10s\n' "transformer step (batch 64)" "ms/step" "PyTorch ms" "ours/torch" "test acc"
+want train && for run in f32 f16+dynamic bf16; do
+  printf '%-28s %14s %14s %12s %10s\n' "$run" "${tms[$run]:-$pending}" "-" "-" "${tacc[$run]:--}"
+done
 want bench && printf '%-28s %s\n' "fused check bandwidth" "$fused${copy:+ ; vs D2D copy: ${copy/|/, }}"
 [ -n "$kernels" ] && printf '%-28s %s\n' "MLP kernels (sm_90)" "$kernels gpu.binary, ptxas ok for sm_80 and sm_90"
 want train && printf '%-28s %s\n' "lit test/GPU" "$(grep -E 'Passed|Unsupported|Failed' "$log/lit.txt" | tr -s ' ' | paste -sd';' -)"

@@ -1,13 +1,13 @@
 //===- GradientCheckTest.cpp - the shipped backward passes, checked -------===//
 //
-// The Fashion-MNIST MLP step (examples/fashion-mnist/mlp.mlir) has a
-// hand-written backward pass. This test checks it against the loss the same
-// step returns: with zero momentum buffers, one SGD-momentum step applies
-// w' = w - lr * g, so g = (w - w') / lr is the gradient the step computed,
-// and it must match the central finite difference
-// (L(w + eps e_i) - L(w - eps e_i)) / (2 eps) of the step's loss output, for
-// the largest-gradient elements and a few random ones of every parameter.
-// All in fp32 (precision=f32, no loss scaling), JIT-compiled on the CPU.
+// The Fashion-MNIST steps (examples/fashion-mnist/mlp.mlir, transformer.mlir)
+// have hand-written backward passes. This test checks them against the loss
+// the same step returns: with zero momentum buffers, one SGD-momentum step
+// applies w' = w - lr * g, so g = (w - w') / lr is the gradient the step
+// computed, and it must match the central finite difference (L(w + eps e_i) -
+// L(w - eps e_i)) / (2 eps) of the step's loss output, for the largest-gradient
+// elements and a few random ones of every parameter. All in fp32
+// (precision=f32, no loss scaling), JIT-compiled on the CPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,10 +111,14 @@ struct Step {
   }
 };
 
-TEST(GradientCheck, MLPBackwardMatchesFiniteDifferences) {
+/// Checks the step in examples/fashion-mnist/`file` (SGD momentum with
+/// learning rate `lr`, `numParams` parameters), parameters drawn from
+/// U(+-initScale / sqrt(fan_in)).
+void checkBackward(const std::string &file, unsigned numParams, float lr,
+                   float initScale) {
   Step step;
   ASSERT_TRUE(step.load(std::string(AMP_SOURCE_DIR) +
-                        "/examples/fashion-mnist/mlp.mlir"));
+                        "/examples/fashion-mnist/" + file));
   // Parameters as amp-run draws them (U(+-1/sqrt(fan_in)); biases too, so
   // that they are not all zero), inputs in [0, 1), labels in [0, 10).
   std::mt19937 rng(7);
@@ -125,8 +129,8 @@ TEST(GradientCheck, MLPBackwardMatchesFiniteDifferences) {
     if (role == "param") {
       params.push_back(i);
       int64_t fanIn = t.spec().shape.size() > 1 ? t.spec().shape[0] : 64;
-      std::uniform_real_distribution<float> u(-1.0f / std::sqrt(fanIn),
-                                              1.0f / std::sqrt(fanIn));
+      float bound = initScale / std::sqrt(static_cast<float>(fanIn));
+      std::uniform_real_distribution<float> u(-bound, bound);
       for (int64_t e = 0; e < t.spec().numElements(); ++e)
         t.as<float>()[e] = u(rng);
     } else if (role == "input") {
@@ -139,11 +143,11 @@ TEST(GradientCheck, MLPBackwardMatchesFiniteDifferences) {
         t.as<int32_t>()[e] = u(rng);
     }
   }
-  ASSERT_EQ(params.size(), 6u);
-  const float lr = 0.05f; // examples/fashion-mnist/mlp.mlir
+  ASSERT_EQ(params.size(), numParams);
   float loss = step.run();
   ASSERT_TRUE(std::isfinite(loss));
-  EXPECT_NEAR(loss, std::log(10.0f), 0.5f); // near-uniform predictions
+  if (initScale == 1.0f) // amp-run's scale: near-uniform predictions
+    EXPECT_NEAR(loss, std::log(10.0f), 0.5f);
 
   // Analytic gradients from the update, before any argument changes.
   std::map<unsigned, std::vector<float>> grads;
@@ -189,7 +193,19 @@ TEST(GradientCheck, MLPBackwardMatchesFiniteDifferences) {
     // comparison above is not trivially met by two near-zero numbers.
     EXPECT_GT(std::fabs(g[picks[0]]), 1e-3f) << "parameter argument " << p;
   }
-  EXPECT_EQ(checked, 30);
+  EXPECT_EQ(checked, 5 * static_cast<int>(numParams));
+}
+
+TEST(GradientCheck, MLPBackwardMatchesFiniteDifferences) {
+  checkBackward("mlp.mlir", 6, 0.05f, 1.0f);
+}
+
+// Embedding, one attention head (softmax backward), ReLU feed-forward, two
+// residuals, mean over tokens, classifier. Weights 3x amp-run's scale: at
+// 1x the attention is nearly uniform and the query/key gradients are below
+// the finite differences' resolution.
+TEST(GradientCheck, TransformerBackwardMatchesFiniteDifferences) {
+  checkBackward("transformer.mlir", 9, 0.05f, 3.0f);
 }
 
 } // namespace
