@@ -3,8 +3,8 @@
 block training step and eval step (fp32, hand-derived backward, amp contract
 of mlp.mlir). The step is long and regular (twelve contractions in each
 direction, nine parameter updates), so it is generated; edit this script and
-rerun `python3 examples/fashion-mnist/gen_transformer.py` (or give an output
-path as the only argument), then
+rerun `python3 examples/fashion-mnist/gen_transformer.py` (`-o FILE` writes
+elsewhere), then
 unittests/Runtime/GradientCheckTest.cpp checks the backward."""
 import os
 B, T, P, D, F, C = 64, 28, 28, 32, 64, 10
@@ -402,8 +402,18 @@ w(f"  return %z : {t(B, C)}")
 w("}")
 w()
 w("}")
+import argparse
 import sys
-path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "transformer.mlir")
-with open(path, "w") as f:
-    f.write("\n".join(out) + "\n")
+parser = argparse.ArgumentParser(
+    description="Generates the Fashion-MNIST transformer-block training step.")
+parser.add_argument(
+    "-o", "--output", default=os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "transformer.mlir"),
+    help="where to write the step (default: transformer.mlir next to this "
+    "script, the checked-in example)")
+args = parser.parse_args()
+try:
+    with open(args.output, "w") as f:
+        f.write("\n".join(out) + "\n")
+except OSError as e:
+    sys.exit(f"gen_transformer.py: cannot write {args.output}: {e.strerror}")

@@ -14,5 +14,5 @@
 // CSV: f16 + dynamic,1,1,2.3{{[0-9]+}},32768,0,
 // CSV: f16 + dynamic,40,1,1.{{[0-9]+}},32768,0,
 // The example is generated: it matches its generator.
-// RUN: python3 %amp_src_root/examples/fashion-mnist/gen_transformer.py %t.gen.mlir
+// RUN: python3 %amp_src_root/examples/fashion-mnist/gen_transformer.py -o %t.gen.mlir
 // RUN: diff %t.gen.mlir %amp_src_root/examples/fashion-mnist/transformer.mlir

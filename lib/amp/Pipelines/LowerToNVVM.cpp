@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 
@@ -53,6 +54,36 @@ static unsigned smVersion(StringRef chip) {
   return digits.getAsInteger(10, version) ? 0 : version;
 }
 
+/// `features` as given, or, when not given and the chip is newer than
+/// sm_90, none: PTX 8.0 (the default) is too old for sm_100 and newer, and
+/// with no PTX feature LLVM picks the chip's minimum version.
+static std::string effectiveFeatures(const LowerToNVVMOptions &options) {
+  if (options.features.hasValue() || smVersion(options.chip) <= 90)
+    return options.features;
+  return "";
+}
+
+/// The oldest PTX ISA version (x10) that LLVM 22's NVPTX backend accepts for
+/// `chip`, 0 when not listed. Measured with llc (for each chip, the first of
+/// -mattr=+ptx60 ... +ptx90 that compiles a kernel); LLVM aborts on older
+/// ones instead of returning an error.
+static unsigned minimumPTXVersion(StringRef chip) {
+  return llvm::StringSwitch<unsigned>(chip)
+      .Case("sm_70", 60)
+      .Case("sm_72", 61)
+      .Case("sm_75", 63)
+      .Case("sm_80", 70)
+      .Case("sm_86", 71)
+      .Case("sm_87", 74)
+      .Cases({"sm_89", "sm_90"}, 78)
+      .Case("sm_90a", 80)
+      .Cases({"sm_100", "sm_100a", "sm_101", "sm_101a"}, 86)
+      .Cases({"sm_120", "sm_120a"}, 87)
+      .Cases({"sm_100f", "sm_103", "sm_103a", "sm_121", "sm_121a"}, 88)
+      .Cases({"sm_88", "sm_110", "sm_110a"}, 90)
+      .Default(0);
+}
+
 std::string
 mlir::amp::checkLowerToNVVMOptions(const LowerToNVVMOptions &options) {
   static const bool initialized = [] {
@@ -76,6 +107,41 @@ mlir::amp::checkLowerToNVVMOptions(const LowerToNVVMOptions &options) {
     return "chip '" + options.chip.getValue() +
            "' is not a CUDA architecture that LLVM's NVPTX backend knows "
            "(sm_XY with an optional suffix, e.g. sm_80, sm_90a)";
+  // Features: known NVPTX features only (LLVM would warn once per kernel
+  // and ignore them), and a PTX version the chip accepts (LLVM aborts).
+  unsigned ptx = 0;
+  std::string features = effectiveFeatures(options);
+  SmallVector<StringRef> tokens;
+  StringRef(features).split(tokens, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef token : tokens) {
+    StringRef name = token.trim();
+    if (!name.consume_front("+") && !name.consume_front("-"))
+      return "features entry '" + token.str() +
+             "' must start with + or - (e.g. +ptx80)";
+    bool known = llvm::any_of(subtarget->getAllProcessorFeatures(),
+                              [&](const llvm::SubtargetFeatureKV &feature) {
+                                return name == feature.Key;
+                              });
+    if (!known)
+      return "features entry '" + token.str() +
+             "' is not an NVPTX feature (PTX versions: +ptx60 ... +ptx90)";
+    unsigned version = 0;
+    if (token.trim().starts_with("+") && name.consume_front("ptx") &&
+        !name.getAsInteger(10, version))
+      ptx = std::max(ptx, version);
+  }
+  if (ptx != 0) {
+    unsigned minimum = minimumPTXVersion(options.chip);
+    if (minimum > ptx)
+      return "PTX " + std::to_string(ptx / 10) + "." +
+             std::to_string(ptx % 10) + " (features=" + features +
+             ") is too old for " + options.chip + ", which needs PTX " +
+             std::to_string(minimum / 10) + "." + std::to_string(minimum % 10) +
+             " or newer";
+  }
+  if (options.blockSize < 1 || options.blockSize > 1024)
+    return "block-size must be in [1, 1024], got " +
+           std::to_string(options.blockSize);
   if (options.optLevel > 3)
     return "opt-level must be 0-3, got " + std::to_string(options.optLevel);
   return "";
@@ -139,12 +205,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   // Kernels -> NVVM.
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
-  // PTX 8.0 (the default) is too old for sm_100 and newer, and LLVM aborts
-  // on that; unless features were given, let LLVM pick such a chip's
-  // minimum PTX version.
-  target.features = options.features.hasValue() || smVersion(options.chip) <= 90
-                        ? options.features.getValue()
-                        : std::string();
+  target.features = effectiveFeatures(options);
   target.optLevel = options.optLevel;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();

@@ -52,8 +52,10 @@ struct GPUMapParallelLoopsPass
   using Base::Base;
   void runOnOperation() override {
     if (blockSize < 1 || blockSize > 1024) {
-      getOperation().emitError("amp-gpu-map-parallel-loops: block-size must "
-                               "be in [1, 1024], got ")
+      // Located on the function, without printing all of it.
+      mlir::emitError(getOperation().getLoc(),
+                      "amp-gpu-map-parallel-loops: block-size must be in "
+                      "[1, 1024], got ")
           << static_cast<int64_t>(blockSize);
       return signalPassFailure();
     }
