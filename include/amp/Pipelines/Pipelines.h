@@ -170,9 +170,9 @@ void buildLowerToNVVMPipeline(OpPassManager &pm,
 /// Empty when `options` name a chip that LLVM's NVPTX backend knows
 /// (sm_XY with an optional suffix: sm_80, sm_90a), features that are NVPTX
 /// features with a PTX version the chip accepts, a block-size of 1-1024 and
-/// an opt-level of 0-3; otherwise why not, one line. `amp-lower-to-nvvm` on the command line
-/// fails with it; callers of buildLowerToNVVMPipeline should check first
-/// (an unknown chip otherwise aborts in LLVM's instruction selection of
+/// an opt-level of 0-3; otherwise why not, one line. `amp-lower-to-nvvm` on the
+/// command line fails with it; callers of buildLowerToNVVMPipeline should check
+/// first (an unknown chip otherwise aborts in LLVM's instruction selection of
 /// mma.sync or fails in ptxas).
 std::string checkLowerToNVVMOptions(const LowerToNVVMOptions &options);
 
