@@ -43,7 +43,8 @@ struct Contraction {
 };
 } // namespace
 
-/// True for `arith.extf` of block argument `arg` from f16 to f32.
+/// True for `arith.extf` of block argument `arg` (the element types are
+/// checked on the operands).
 static bool isExtOfArg(Value v, BlockArgument arg) {
   auto ext = v.getDefiningOp<arith::ExtFOp>();
   return ext && ext.getIn() == arg;
@@ -79,7 +80,8 @@ static Value rootBuffer(Value v) {
 }
 
 /// The contraction `op` computes, or nullopt when it is not one that the
-/// m16n8k16 f16 tile covers exactly (see the pass description).
+/// m16n8k16 tile of 16-bit operands covers exactly (see the pass
+/// description).
 static std::optional<Contraction> matchContraction(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op.getNumLoops() != 3)
