@@ -232,7 +232,7 @@ int main(int argc, char **argv) {
       o.csvPath = configs.size() == 1 ? csvPath.getValue()
                                       : csvPath + "." + runSpecs[i] + ".csv";
     llvm::outs() << "amp-run: run " << runSpecs[i] << " (" << o.epochs
-                 << " epochs)\n";
+                 << (o.epochs == 1 ? " epoch)\n" : " epochs)\n");
     llvm::outs().flush();
     auto r = device == "cuda" ? runtime::trainOnCuda(*module, o, *trainSet,
                                                      *testSet, llvm::outs())

@@ -442,7 +442,10 @@ mlir::amp::runtime::trainOnCuda(ModuleOp module, const TrainOptions &o,
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
     }
-    (*record)->logEpoch(log, epoch, eval.has_value(), scaleArg.has_value(),
+    // A static scale is a constant of the step, not an argument: logged as
+    // the table shows it.
+    (*record)->logEpoch(log, epoch, eval.has_value(),
+                        scaleArg.has_value() || o.lossScale == "static",
                         step->foundInfResult.has_value(),
                         step->underflowCountResult.has_value(), "(cuda)");
   }
