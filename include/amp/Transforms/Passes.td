@@ -313,6 +313,10 @@ def GPUKeepOnDevice : Pass<"amp-gpu-keep-on-device", "func::FuncOp"> {
       `tensor.from_elements` (the loss-scale update of
       `amp.update_scale`, the inverse scale 1/S) become 0-d
       linalg.generic ops, i.e. single-thread kernels.
+    - A scalar computed on the host from a 0-d `tensor.extract` (Adam's
+      bias corrections 1 - beta^t from the step counter t) and used inside
+      a `linalg.generic` body becomes one more 0-d input of that generic,
+      computed by the scalar-chain rule above.
     - Splat dense tensor constants become `linalg.fill` of `tensor.empty`,
       so that bufferization does not place them in host globals.
   }];
