@@ -182,6 +182,8 @@ static bool readsDeviceScalar(Value v) {
 /// by moveScalarChain) read by the generic as one more 0-d input.
 static void passDeviceScalarsAsInputs(IRRewriter &rewriter,
                                       linalg::GenericOp op) {
+  if (!op.hasPureTensorSemantics())
+    return; // a 0-d tensor input cannot join buffer operands
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op.getRegion(), captured);
   SmallVector<Value> scalars;
