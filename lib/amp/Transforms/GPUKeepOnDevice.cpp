@@ -84,22 +84,15 @@ static LogicalResult predicate(IRRewriter &rewriter, scf::IfOp ifOp) {
   return success();
 }
 
-/// `tensor.from_elements %s : tensor<T>` where %s is computed from 0-d
-/// tensor.extract ops by pure scalar ops -> one 0-d linalg.generic whose
-/// inputs are the extracted tensors and whose body recomputes the chain.
-static void moveScalarChain(IRRewriter &rewriter,
-                            tensor::FromElementsOp fromElements) {
-  auto resultType = fromElements.getType();
-  if (resultType.getRank() != 0)
-    return;
-  Block *block = fromElements->getBlock();
-  // Backward slice of pure, region-free scalar ops in the same block.
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist{fromElements.getElements()[0]};
+/// Collects into `slice` the backward slice of `root` over pure, region-free
+/// scalar ops of `block`, stopping at 0-d `tensor.extract`s (included);
+/// true when it reaches one, i.e. `root` is computed from device memory.
+static bool scalarChain(Value root, Block *block,
+                        llvm::SetVector<Operation *> &slice) {
+  SmallVector<Value> worklist{root};
   bool readsDevice = false;
   while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    Operation *def = v.getDefiningOp();
+    Operation *def = worklist.pop_back_val().getDefiningOp();
     if (!def || def->getBlock() != block || slice.contains(def))
       continue;
     if (isScalarZeroDExtract(def)) {
@@ -111,10 +104,22 @@ static void moveScalarChain(IRRewriter &rewriter,
         llvm::any_of(def->getResultTypes(), llvm::IsaPred<ShapedType>))
       continue; // stays where it is; captured by the kernel if needed
     slice.insert(def);
-    for (Value operand : def->getOperands())
-      worklist.push_back(operand);
+    llvm::append_range(worklist, def->getOperands());
   }
-  if (!readsDevice)
+  return readsDevice;
+}
+
+/// `tensor.from_elements %s : tensor<T>` where %s is computed from 0-d
+/// tensor.extract ops by pure scalar ops -> one 0-d linalg.generic whose
+/// inputs are the extracted tensors and whose body recomputes the chain.
+static void moveScalarChain(IRRewriter &rewriter,
+                            tensor::FromElementsOp fromElements) {
+  auto resultType = fromElements.getType();
+  if (resultType.getRank() != 0)
+    return;
+  llvm::SetVector<Operation *> slice;
+  if (!scalarChain(fromElements.getElements()[0], fromElements->getBlock(),
+                   slice))
     return;
   SmallVector<Operation *> ordered(slice.begin(), slice.end());
   llvm::sort(ordered,
@@ -153,29 +158,6 @@ static void moveScalarChain(IRRewriter &rewriter,
       rewriter.eraseOp(op);
 }
 
-/// True when scalar `v` is computed, by pure scalar ops of its block, from a
-/// 0-d `tensor.extract` (a value that lives in device memory).
-static bool readsDeviceScalar(Value v) {
-  Operation *first = v.getDefiningOp();
-  if (!first)
-    return false;
-  Block *block = first->getBlock();
-  llvm::SmallPtrSet<Operation *, 8> seen;
-  SmallVector<Value> worklist{v};
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != block || !seen.insert(def).second)
-      continue;
-    if (isScalarZeroDExtract(def))
-      return true;
-    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
-        llvm::any_of(def->getResultTypes(), llvm::IsaPred<ShapedType>))
-      continue;
-    llvm::append_range(worklist, def->getOperands());
-  }
-  return false;
-}
-
 /// A linalg.generic whose body uses a scalar computed on the host from
 /// device memory (Adam's bias corrections 1 - beta^t from the step counter
 /// t) -> that scalar becomes a `tensor.from_elements` (moved onto the device
@@ -188,7 +170,9 @@ static void passDeviceScalarsAsInputs(IRRewriter &rewriter,
   getUsedValuesDefinedAbove(op.getRegion(), captured);
   SmallVector<Value> scalars;
   for (Value v : captured)
-    if (v.getType().isIntOrIndexOrFloat() && readsDeviceScalar(v))
+    if (llvm::SetVector<Operation *> slice;
+        v.getType().isIntOrIndexOrFloat() && v.getDefiningOp() &&
+        scalarChain(v, v.getDefiningOp()->getBlock(), slice))
       scalars.push_back(v);
   if (scalars.empty())
     return;
