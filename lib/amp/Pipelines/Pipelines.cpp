@@ -176,6 +176,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
 
   addBufferizeToOutParams(pm);
 
+  pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
@@ -185,6 +186,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true; // bf16 <-> f32 casts as integer ops
   pm.addPass(arith::createArithExpandOpsPass(expand));
+  // The micro-kernels' vector ops (masks, broadcasts, fma) first: the
+  // generic convert-to-llvm has no patterns for vector.constant_mask.
+  pm.addPass(createConvertVectorToLLVMPass());
   // Math ops with an LLVM intrinsic first; the rest (erf, tan, ...) become
   // libm calls, which the JIT resolves in the process.
   pm.addPass(createConvertMathToLLVMPass());

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/Contraction.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
@@ -16,7 +17,6 @@
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 #include <optional>
@@ -27,6 +27,7 @@ namespace mlir::amp {
 } // namespace mlir::amp
 
 using namespace mlir;
+using namespace mlir::amp;
 
 namespace {
 /// The native mma.sync shape for 16-bit operands with f32 accumulation.
@@ -43,93 +44,30 @@ struct Contraction {
 };
 } // namespace
 
-/// True for `arith.extf` of block argument `arg` (the element types are
-/// checked on the operands).
-static bool isExtOfArg(Value v, BlockArgument arg) {
-  auto ext = v.getDefiningOp<arith::ExtFOp>();
-  return ext && ext.getIn() == arg;
-}
-
-/// Body `yield(out + extf(a) * extf(b))` in any operand order.
-static bool hasMulAddBody(linalg::GenericOp op) {
-  Block &body = op.getRegion().front();
-  if (body.getOperations().size() != 5)
-    return false;
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  BlockArgument a = body.getArgument(0), b = body.getArgument(1),
-                out = body.getArgument(2);
-  Value product = add.getLhs() == out   ? add.getRhs()
-                  : add.getRhs() == out ? add.getLhs()
-                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return false;
-  return (isExtOfArg(mul.getLhs(), a) && isExtOfArg(mul.getRhs(), b)) ||
-         (isExtOfArg(mul.getLhs(), b) && isExtOfArg(mul.getRhs(), a));
-}
-
-/// The buffer `v` is a view of (through view-like ops such as memref.view,
-/// memref.subview, memref.reinterpret_cast), or `v` itself.
-static Value rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// The contraction `op` computes, or nullopt when it is not one that the
 /// m16n8k16 tile of 16-bit operands covers exactly (see the pass
 /// description).
 static std::optional<Contraction> matchContraction(linalg::GenericOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 2 ||
-      op.getNumDpsInits() != 1 || op.getNumLoops() != 3)
+  std::optional<BufferContraction> match = matchBufferContraction(op);
+  if (!match)
     return std::nullopt;
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (iterators[0] != utils::IteratorType::parallel ||
-      iterators[1] != utils::IteratorType::parallel ||
-      iterators[2] != utils::IteratorType::reduction)
-    return std::nullopt;
-  MLIRContext *ctx = op.getContext();
-  auto map = [&](unsigned r0, unsigned r1) {
-    return AffineMap::get(
-        3, 0, {getAffineDimExpr(r0, ctx), getAffineDimExpr(r1, ctx)}, ctx);
-  };
-  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  Contraction c{op, op.getDpsInputs()[0], op.getDpsInputs()[1],
-                op.getDpsInits()[0]};
-  if (maps[2] != map(0, 1))
-    return std::nullopt;
-  if (maps[0] == map(2, 0))
-    c.transposeA = true;
-  else if (maps[0] != map(0, 2))
-    return std::nullopt;
-  if (maps[1] == map(1, 2))
-    c.transposeB = true;
-  else if (maps[1] != map(2, 1))
-    return std::nullopt;
-  auto typeOf = [](Value v) { return dyn_cast<MemRefType>(v.getType()); };
+  Contraction c{op,       match->a,          match->b,
+                match->c, match->transposeA, match->transposeB};
+  auto typeOf = [](Value v) { return cast<MemRefType>(v.getType()); };
   MemRefType aType = typeOf(c.a), bType = typeOf(c.b), cType = typeOf(c.c);
-  if (!aType || !bType || !cType || !aType.hasStaticShape() ||
-      !bType.hasStaticShape() || !cType.hasStaticShape() ||
-      !aType.getLayout().isIdentity() || !bType.getLayout().isIdentity() ||
-      !cType.getLayout().isIdentity())
+  if (!aType.hasStaticShape() || !bType.hasStaticShape() ||
+      !cType.hasStaticShape() || !aType.getLayout().isIdentity() ||
+      !bType.getLayout().isIdentity() || !cType.getLayout().isIdentity())
     return std::nullopt;
   Type in = aType.getElementType();
   if (!(in.isF16() || in.isBF16()) || bType.getElementType() != in ||
-      !cType.getElementType().isF32() || !hasMulAddBody(op))
+      !cType.getElementType().isF32() || !match->extendA || !match->extendB)
     return std::nullopt;
   c.m = cType.getDimSize(0);
   c.n = cType.getDimSize(1);
   c.k = aType.getDimSize(c.transposeA ? 0 : 1);
   if (c.m == 0 || c.n == 0 || c.k == 0 || c.m % kMmaM != 0 ||
       c.n % kMmaN != 0 || c.k % kMmaK != 0)
-    return std::nullopt;
-  // A tile reads its accumulators once and writes them at the end, so the
-  // output must not share memory with an operand (bufferization never makes
-  // it so; a memref.view of one byte buffer as f16 and f32 could).
-  if (rootBuffer(c.c) == rootBuffer(c.a) || rootBuffer(c.c) == rootBuffer(c.b))
     return std::nullopt;
   return c;
 }

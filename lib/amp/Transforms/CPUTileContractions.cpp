@@ -1,0 +1,319 @@
+//===- CPUTileContractions.cpp - amp-cpu-tile-contractions ----------------===//
+//
+// Register-tiled micro-kernels for the contractions of a bufferized
+// training step on the CPU: each MR x NR block of C stays in vector
+// registers for the whole k loop, which multiplies one broadcast element of
+// A by one NR-wide row of B per row (the outer-product micro-kernel of
+// BLIS, Van Zee and van de Geijn, TOMS 2015). See the pass description in
+// Passes.td and docs/performance.md.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/Contraction.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_CPUTILECONTRACTIONS
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+/// One contraction being rewritten: its operands by role (B already in
+/// (k, j) layout), sizes as index values, the micro-tile and the builder's
+/// cache of index constants.
+struct Kernel {
+  BufferContraction match;
+  Value a, b, c;
+  Value m, n, k;
+  /// A is read as A[k, i] (transposed or packed) rather than A[i, k].
+  bool aKMajor = false;
+  int64_t rows = 0, cols = 0;
+  VectorType accType;
+  OpBuilder &builder;
+  Location loc;
+  llvm::SmallDenseMap<int64_t, Value> constants;
+
+  Kernel(const BufferContraction &match, OpBuilder &builder, Location loc)
+      : match(match), a(match.a), b(match.b), c(match.c), builder(builder),
+        loc(loc) {}
+
+  /// Index constant `v`, created once, before the contraction.
+  Value index(int64_t v) {
+    Value &constant = constants[v];
+    if (!constant) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(match.op);
+      constant = arith::ConstantIndexOp::create(builder, loc, v);
+    }
+    return constant;
+  }
+};
+} // namespace
+
+/// Size of dimension `d` of `buffer` as an index value.
+static Value dimSize(OpBuilder &b, Location loc, Value buffer, int64_t d) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(d))
+    return arith::ConstantIndexOp::create(b, loc, type.getDimSize(d));
+  return memref::DimOp::create(b, loc, buffer, d);
+}
+
+/// A new 64-byte aligned (K, X) buffer of `elem` holding operand `src`,
+/// which is read as src[k, x] when `kMajor` and as src[x, k] otherwise,
+/// widened with arith.extf if its elements are narrower. The caller frees
+/// it.
+static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
+                  Value kSize, Value xSize, Type elem) {
+  auto srcType = cast<MemRefType>(src.getType());
+  int64_t kDim = kMajor ? 0 : 1;
+  auto type = MemRefType::get(
+      {srcType.getDimSize(kDim), srcType.getDimSize(1 - kDim)}, elem);
+  SmallVector<Value> dynamic;
+  if (type.isDynamicDim(0))
+    dynamic.push_back(kSize);
+  if (type.isDynamicDim(1))
+    dynamic.push_back(xSize);
+  Value dst =
+      memref::AllocOp::create(b, loc, type, dynamic, b.getI64IntegerAttr(64));
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, ctx);
+  AffineMap srcMap =
+      kMajor ? identity
+             : AffineMap::getPermutationMap(ArrayRef<unsigned>{1, 0}, ctx);
+  linalg::GenericOp::create(
+      b, loc, ValueRange{src}, ValueRange{dst},
+      ArrayRef<AffineMap>{srcMap, identity},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [&](OpBuilder &gb, Location gl, ValueRange args) {
+        Value v = args[0];
+        if (v.getType() != elem)
+          v = arith::ExtFOp::create(gb, gl, elem, v);
+        linalg::YieldOp::create(gb, gl, v);
+      });
+  return dst;
+}
+
+/// `value` widened to the accumulator's element type if it is narrower.
+static Value widen(OpBuilder &b, Location loc, Value value, Type accElem) {
+  Type type = value.getType();
+  if (auto vector = dyn_cast<VectorType>(type)) {
+    if (vector.getElementType() == accElem)
+      return value;
+    return arith::ExtFOp::create(b, loc, vector.clone(accElem), value);
+  }
+  if (type == accElem)
+    return value;
+  return arith::ExtFOp::create(b, loc, accElem, value);
+}
+
+/// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
+/// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
+/// columns it enables are read and written: the right edge of C.
+static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
+                     int64_t rows, Value mask) {
+  Location loc = kernel.loc;
+  Type accElem = kernel.accType.getElementType();
+  auto bType = VectorType::get(
+      {kernel.cols}, cast<MemRefType>(kernel.b.getType()).getElementType());
+  auto zeroOf = [&](VectorType type) -> Value {
+    return arith::ConstantOp::create(
+        b, loc, type,
+        DenseElementsAttr::get(type, b.getZeroAttr(type.getElementType())));
+  };
+  // Masked-off lanes read as zero (never stored back).
+  llvm::SmallDenseMap<Type, Value> zeros;
+  auto load = [&](VectorType type, Value buffer, ValueRange indices) -> Value {
+    if (!mask)
+      return vector::LoadOp::create(b, loc, type, buffer, indices);
+    Value &zero = zeros[type];
+    if (!zero)
+      zero = zeroOf(type);
+    return vector::MaskedLoadOp::create(b, loc, type, buffer, indices, mask,
+                                        zero);
+  };
+  auto rowOf = [&](Value base, int64_t r) -> Value {
+    return r == 0 ? base : arith::AddIOp::create(b, loc, base, kernel.index(r));
+  };
+  SmallVector<Value> rowIndex, accs;
+  for (int64_t r = 0; r < rows; ++r) {
+    rowIndex.push_back(rowOf(i0, r));
+    accs.push_back(
+        load(kernel.accType, kernel.c, ValueRange{rowIndex.back(), j0}));
+  }
+  auto loop = scf::ForOp::create(
+      b, loc, kernel.index(0), kernel.k, kernel.index(1), accs,
+      [&](OpBuilder &, Location l, Value k, ValueRange iterAccs) {
+        // (The body builder is `b` itself, placed in the loop body.)
+        Value bRow =
+            widen(b, l, load(bType, kernel.b, ValueRange{k, j0}), accElem);
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < rows; ++r) {
+          SmallVector<Value, 2> aIndex{rowIndex[r], k};
+          if (kernel.aKMajor)
+            std::swap(aIndex[0], aIndex[1]);
+          Value aElem = widen(
+              b, l, memref::LoadOp::create(b, l, kernel.a, aIndex), accElem);
+          Value aSplat =
+              vector::BroadcastOp::create(b, l, kernel.accType, aElem);
+          next.push_back(vector::FMAOp::create(b, l, kernel.accType, aSplat,
+                                               bRow, iterAccs[r]));
+        }
+        scf::YieldOp::create(b, l, next);
+      });
+  for (int64_t r = 0; r < rows; ++r) {
+    SmallVector<Value, 2> indices{rowIndex[r], j0};
+    if (mask)
+      vector::MaskedStoreOp::create(b, loc, kernel.c, indices, mask,
+                                    loop.getResult(r));
+    else
+      vector::StoreOp::create(b, loc, loop.getResult(r), kernel.c, indices);
+  }
+}
+
+/// All micro-tiles of the `rows` rows starting at `i0`: full NR-wide tiles,
+/// then one masked tile for the last N mod NR columns, if any.
+static void emitRowPanel(Kernel &kernel, OpBuilder &b, Value i0, int64_t rows,
+                         Value fullCols, Value edgeCols,
+                         std::optional<int64_t> staticEdge) {
+  Location loc = kernel.loc;
+  scf::ForOp::create(b, loc, kernel.index(0), fullCols,
+                     kernel.index(kernel.cols), ValueRange{},
+                     [&](OpBuilder &, Location, Value j0, ValueRange) {
+                       emitTile(kernel, b, i0, j0, rows, Value());
+                       scf::YieldOp::create(b, loc);
+                     });
+  if (staticEdge && *staticEdge == 0)
+    return;
+  auto maskType = VectorType::get({kernel.cols}, b.getI1Type());
+  auto emitEdge = [&]() {
+    Value mask =
+        vector::CreateMaskOp::create(b, loc, maskType, ValueRange{edgeCols});
+    emitTile(kernel, b, i0, fullCols, rows, mask);
+  };
+  if (staticEdge) {
+    emitEdge();
+    return;
+  }
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, edgeCols,
+                                    kernel.index(0));
+  auto ifOp = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  emitEdge();
+}
+
+/// Replaces `match.op` by its micro-kernels (see the pass description).
+static void rewrite(BufferContraction match, int64_t rows, int64_t cols) {
+  OpBuilder b(match.op);
+  Location loc = match.op.getLoc();
+  auto cType = cast<MemRefType>(match.c.getType());
+  Kernel kernel(match, b, loc);
+  kernel.rows = rows;
+  kernel.cols = cols;
+  kernel.accType = VectorType::get({cols}, cType.getElementType());
+  kernel.m = dimSize(b, loc, match.c, 0);
+  kernel.n = dimSize(b, loc, match.c, 1);
+  kernel.k = dimSize(b, loc, match.a, match.transposeA ? 0 : 1);
+
+  // Operands the kernel cannot read as they are get packed once into
+  // (k, i) / (k, j) f32 buffers, as a BLAS packs its panels: 16-bit
+  // operands (widened once here instead of once per micro-tile that reads
+  // them: N/NR times for A, M/MR times for B) and B read as B[j, k]
+  // (input gradients dY * W^T; the kernel reads rows of B). K * (M + N)
+  // copies against M * N * K multiply-adds.
+  Type accElem = cType.getElementType();
+  SmallVector<Value> packs;
+  kernel.aKMajor = match.transposeA;
+  if (match.extendA) {
+    kernel.a =
+        pack(b, loc, match.a, match.transposeA, kernel.k, kernel.m, accElem);
+    kernel.aKMajor = true;
+    packs.push_back(kernel.a);
+  }
+  if (match.extendB || match.transposeB) {
+    kernel.b =
+        pack(b, loc, match.b, !match.transposeB, kernel.k, kernel.n, accElem);
+    packs.push_back(kernel.b);
+  }
+
+  // Row panels of `rows` rows, then the last M mod MR rows one at a time;
+  // in each, NR-wide tiles and a masked right edge.
+  auto staticSize = [](Value v) -> std::optional<int64_t> {
+    if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
+      return c.value();
+    return std::nullopt;
+  };
+  // (Folded to constants for static sizes.)
+  auto remainder = [&](Value size, int64_t multiple) -> Value {
+    return b.createOrFold<arith::RemUIOp>(loc, size, kernel.index(multiple));
+  };
+  Value edgeCols = remainder(kernel.n, cols);
+  Value fullRows =
+      b.createOrFold<arith::SubIOp>(loc, kernel.m, remainder(kernel.m, rows));
+  Value fullCols = b.createOrFold<arith::SubIOp>(loc, kernel.n, edgeCols);
+  std::optional<int64_t> staticEdgeCols, staticN = staticSize(kernel.n);
+  if (staticN)
+    staticEdgeCols = *staticN % cols;
+  auto panels = [&](Value from, Value to, int64_t panelRows) {
+    scf::ForOp::create(b, loc, from, to, kernel.index(panelRows), ValueRange{},
+                       [&](OpBuilder &, Location, Value i0, ValueRange) {
+                         emitRowPanel(kernel, b, i0, panelRows, fullCols,
+                                      edgeCols, staticEdgeCols);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  panels(kernel.index(0), fullRows, rows);
+  std::optional<int64_t> staticM = staticSize(kernel.m);
+  if (rows > 1 && !(staticM && *staticM % rows == 0))
+    panels(fullRows, kernel.m, 1);
+  for (Value packed : packs)
+    memref::DeallocOp::create(b, loc, packed);
+  match.op.erase();
+}
+
+/// Whether the kernel handles `match`: C f32 with a unit-stride last
+/// dimension (rows are vector-loaded), B's element f32, f16 or bf16 with a
+/// unit-stride last dimension unless it gets packed, A any f32/f16/bf16.
+static bool isSupported(const BufferContraction &match) {
+  auto typeOf = [](Value v) { return cast<MemRefType>(v.getType()); };
+  auto isOperandType = [](Type t) {
+    return t.isF32() || t.isF16() || t.isBF16();
+  };
+  MemRefType a = typeOf(match.a), b = typeOf(match.b), c = typeOf(match.c);
+  return c.getElementType().isF32() && isOperandType(a.getElementType()) &&
+         isOperandType(b.getElementType()) && c.isLastDimUnitStride() &&
+         (match.transposeB || b.isLastDimUnitStride());
+}
+
+namespace {
+struct CPUTileContractionsPass
+    : amp::impl::CPUTileContractionsBase<CPUTileContractionsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    if (tileRows < 1 || tileRows > 32 || tileCols < 1 || tileCols > 256) {
+      // (Located, but without the whole function as a note.)
+      mlir::emitError(getOperation().getLoc(),
+                      "amp-cpu-tile-contractions: tile-rows must be in "
+                      "[1, 32] and tile-cols in [1, 256] (a micro-tile "
+                      "lives in vector registers)");
+      return signalPassFailure();
+    }
+    SmallVector<BufferContraction> matches;
+    getOperation().walk([&](linalg::GenericOp op) {
+      std::optional<BufferContraction> match = matchBufferContraction(op);
+      if (match && isSupported(*match))
+        matches.push_back(*match);
+    });
+    for (const BufferContraction &match : matches)
+      rewrite(match, tileRows, tileCols);
+  }
+};
+} // namespace

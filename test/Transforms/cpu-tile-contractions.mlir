@@ -1,0 +1,183 @@
+// RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=4 tile-cols=8" | FileCheck %s --check-prefix=SMALL
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-cols=-2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=33" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: error: amp-cpu-tile-contractions: tile-rows must be in [1, 32] and tile-cols in [1, 256]
+// BAD-NOT: see current operation
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#bt = affine_map<(i, j, k) -> (j, k)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// f16 forward X * W with f32 accumulation: A and B are widened once into
+// f32 panels (A as (k, i)), then 6 x 16 register tiles: six C rows loaded,
+// a k loop of broadcast * row fmas, six rows stored. 12 = 2 * 6 rows, no
+// remainder; 40 = 2 * 16 + a masked edge of 8 columns.
+// CHECK-LABEL: func.func @forward_f16
+// CHECK-SAME: (%[[A:.*]]: memref<12x9xf16>, %[[B:.*]]: memref<9x40xf16>, %[[C:.*]]: memref<12x40xf32>)
+// CHECK:     %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x12xf32>
+// CHECK:     linalg.generic {{.*}} ins(%[[A]] : memref<12x9xf16>) outs(%[[AP]] : memref<9x12xf32>)
+// CHECK:       arith.extf
+// CHECK:     %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x40xf32>
+// CHECK:     linalg.generic {{.*}} ins(%[[B]] : memref<9x40xf16>) outs(%[[BP]] : memref<9x40xf32>)
+// CHECK:     %[[EDGE:.*]] = arith.constant 8 : index
+// CHECK:     scf.for %[[I:.*]] =
+// CHECK:       scf.for %[[J:.*]] =
+// CHECK-COUNT-6: vector.load %[[C]]
+// CHECK:         scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:           %[[ROW:.*]] = vector.load %[[BP]][%[[K]], %[[J]]] : memref<9x40xf32>, vector<16xf32>
+// CHECK:           %[[X:.*]] = memref.load %[[AP]][%[[K]], %[[I]]]
+// CHECK:           %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK:           vector.fma %[[XS]], %[[ROW]]
+// CHECK-COUNT-6: vector.store {{.*}}, %[[C]]
+// The right edge: 40 mod 16 = 8 columns under a mask.
+// CHECK:       vector.create_mask %[[EDGE]] : vector<16xi1>
+// CHECK-COUNT-6: vector.maskedload %[[C]]
+// CHECK:         scf.for
+// CHECK:           vector.maskedload %[[BP]]
+// CHECK-COUNT-6: vector.maskedstore %[[C]]
+// No loop for leftover rows (12 mod 6 = 0); the panels are freed.
+// CHECK-NOT: scf.for
+// CHECK:     memref.dealloc %[[AP]]
+// CHECK:     memref.dealloc %[[BP]]
+// CHECK-NOT: linalg.generic {{.*}}"reduction"
+// CHECK:     return
+// SMALL-LABEL: func.func @forward_f16
+// SMALL:         scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+func.func @forward_f16(%a: memref<12x9xf16>, %b: memref<9x40xf16>, %cm: memref<12x40xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<12x9xf16>, memref<9x40xf16>) outs(%cm : memref<12x40xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %0 = arith.extf %x : f16 to f32
+    %1 = arith.extf %y : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#bt = affine_map<(i, j, k) -> (j, k)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// f32 input gradient dY * W^T, dynamic sizes: A is read in place, B is
+// packed to (k, j); the last M mod 6 rows are one-row tiles and the masked
+// edge is taken only when N mod 16 != 0.
+// CHECK-LABEL: func.func @input_grad_f32_dynamic
+// CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>)
+// CHECK-NOT: memref.alloc{{.*}}memref<?x?xf32>{{.*}}%[[A]]
+// CHECK:     %[[BP:.*]] = memref.alloc({{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
+// CHECK:     linalg.generic {{.*}} ins(%[[B]] : memref<?x?xf32>) outs(%[[BP]] : memref<?x?xf32>)
+// CHECK:     scf.for
+// CHECK:       scf.for
+// CHECK:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:           memref.load %[[A]]
+// CHECK:       scf.if
+// CHECK:         vector.create_mask
+// The one-row tiles.
+// CHECK:     scf.for
+// CHECK:       scf.for
+// CHECK:         scf.for {{.*}} -> (vector<16xf32>) {
+// CHECK:     memref.dealloc %[[BP]]
+func.func @input_grad_f32_dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %cm: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%cm : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %2, %o : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// Left to convert-linalg-to-loops: accumulation in f16, a body that is not
+// out + x * y, and C viewing A's buffer.
+// CHECK-LABEL: func.func @negative_f16_accumulator
+// CHECK-NOT:   vector.fma
+// CHECK:       linalg.generic
+func.func @negative_f16_accumulator(%a: memref<8x8xf16>, %b: memref<8x16xf16>, %cm: memref<8x16xf16>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<8x8xf16>, memref<8x16xf16>) outs(%cm : memref<8x16xf16>) {
+  ^bb0(%x: f16, %y: f16, %o: f16):
+    %2 = arith.mulf %x, %y : f16
+    %3 = arith.addf %o, %2 : f16
+    linalg.yield %3 : f16
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @negative_body_with_relu
+// CHECK-NOT:   vector.fma
+// CHECK:       linalg.generic
+func.func @negative_body_with_relu(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %cm: memref<8x16xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%cm : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %o, %2 : f32
+    %4 = arith.maximumf %3, %zero : f32
+    linalg.yield %4 : f32
+  }
+  return
+}
+
+// CHECK-LABEL: func.func @negative_output_aliases_input
+// CHECK-NOT:   vector.fma
+// CHECK:       linalg.generic
+func.func @negative_output_aliases_input(%buf: memref<8x16xf32>, %b: memref<16x16xf32>) {
+  %a = memref.subview %buf[0, 0] [8, 16] [1, 1] : memref<8x16xf32> to memref<8x16xf32, strided<[16, 1]>>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<8x16xf32, strided<[16, 1]>>, memref<16x16xf32>) outs(%buf : memref<8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// A column view of C (stride 2 along j) cannot be vector-loaded.
+// CHECK-LABEL: func.func @negative_strided_output
+// CHECK-NOT:   vector.fma
+// CHECK:       linalg.generic
+func.func @negative_strided_output(%a: memref<8x8xf32>, %b: memref<8x16xf32>, %big: memref<8x32xf32>) {
+  %cm = memref.subview %big[0, 0] [8, 16] [1, 2] : memref<8x32xf32> to memref<8x16xf32, strided<[32, 2]>>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<8x8xf32>, memref<8x16xf32>) outs(%cm : memref<8x16xf32, strided<[32, 2]>>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+// A batched contraction (attention scores): 4 loops, left alone.
+// CHECK-LABEL: func.func @negative_batched
+// CHECK-NOT:   vector.fma
+// CHECK:       linalg.generic
+func.func @negative_batched(%a: memref<2x8x8xf32>, %b: memref<2x8x16xf32>, %cm: memref<2x8x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(n, i, j, k) -> (n, i, k)>, affine_map<(n, i, j, k) -> (n, k, j)>, affine_map<(n, i, j, k) -> (n, i, j)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<2x8x8xf32>, memref<2x8x16xf32>) outs(%cm : memref<2x8x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
