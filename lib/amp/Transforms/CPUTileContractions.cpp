@@ -101,26 +101,12 @@ static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
   return dst;
 }
 
-/// `value` widened to the accumulator's element type if it is narrower.
-static Value widen(OpBuilder &b, Location loc, Value value, Type accElem) {
-  Type type = value.getType();
-  if (auto vector = dyn_cast<VectorType>(type)) {
-    if (vector.getElementType() == accElem)
-      return value;
-    return arith::ExtFOp::create(b, loc, vector.clone(accElem), value);
-  }
-  if (type == accElem)
-    return value;
-  return arith::ExtFOp::create(b, loc, accElem, value);
-}
-
 /// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
 /// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
 /// columns it enables are read and written: the right edge of C.
 static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
                      int64_t rows, Value mask) {
   Location loc = kernel.loc;
-  Type accElem = kernel.accType.getElementType();
   auto bType = VectorType::get(
       {kernel.cols}, cast<MemRefType>(kernel.b.getType()).getElementType());
   auto zeroOf = [&](VectorType type) -> Value {
@@ -152,15 +138,14 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
       b, loc, kernel.index(0), kernel.k, kernel.index(1), accs,
       [&](OpBuilder &, Location l, Value k, ValueRange iterAccs) {
         // (The body builder is `b` itself, placed in the loop body.)
-        Value bRow =
-            widen(b, l, load(bType, kernel.b, ValueRange{k, j0}), accElem);
+        // Operands are f32 here: 16-bit ones were packed (widened) first.
+        Value bRow = load(bType, kernel.b, ValueRange{k, j0});
         SmallVector<Value> next;
         for (int64_t r = 0; r < rows; ++r) {
           SmallVector<Value, 2> aIndex{rowIndex[r], k};
           if (kernel.aKMajor)
             std::swap(aIndex[0], aIndex[1]);
-          Value aElem = widen(
-              b, l, memref::LoadOp::create(b, l, kernel.a, aIndex), accElem);
+          Value aElem = memref::LoadOp::create(b, l, kernel.a, aIndex);
           Value aSplat =
               vector::BroadcastOp::create(b, l, kernel.accType, aElem);
           next.push_back(vector::FMAOp::create(b, l, kernel.accType, aSplat,
