@@ -15,22 +15,28 @@
 // one `amp.grad` per parameter. Autocast alone needs no markers.
 //
 // Output. After the mixed-precision passes the step still holds tensors and
-// the ops `amp.unscale_and_check` / `amp.update_scale` (docs/dialect.md);
-// with loss-scale "dynamic" it gains the arguments and results "loss_scale"
-// (tensor<f32>) and "growth_tracker" (tensor<i32>) and, with "dynamic" or
-// "static", a result "found_inf" (tensor<i1>). `addLowerToLLVMPipeline`
-// turns that (or an fp32 step) into the LLVM dialect: every public function
-// then returns nothing and takes one memref per argument and per former
-// result (docs/architecture.md, "Calling convention of a lowered step").
+// the ops `amp.unscale_and_check` / `amp.update_scale` (docs/dialect.md).
+// With loss-scale "dynamic" it gains four arguments, appended in this order,
+// with the matching results (`amp.updates` = the argument): "loss_scale"
+// (tensor<f32>), "growth_tracker", "hysteresis_tracker" and
+// "consecutive_skips" (tensor<i32> each), and a fifth result "found_inf"
+// (tensor<i1>, last); with "static" only "consecutive_skips" and
+// "found_inf". The initial scale is not a constant of the step in dynamic
+// mode: the caller passes it as the "loss_scale" argument.
+// `addLowerToLLVMPipeline` turns that (or an fp32 step) into the LLVM dialect:
+// every public function then returns nothing and takes one memref per argument
+// and per former result (docs/architecture.md, "Calling convention of a lowered
+// step").
 //
 // Pass managers. Every `add*` function expects `pm` to be anchored on
 // `builtin.module` (as `mlir::PassManager pm(&context)` is) and appends to it.
 //
-// Errors. Nothing is checked when passes are added: invalid options (an
-// unknown precision or loss-scale mode, init-scale <= 0 or not finite in
-// fp32, growth-interval < 1, growth-factor <= 1, backoff-factor outside
-// (0, 1), hysteresis < 1, min/max scale out of order, loss scaling with
-// bf16), contract violations and ops the CPU lowering cannot handle are
+// Errors. Nothing is checked when passes are added: invalid options
+// (`MixedPrecisionConfig::validate`: init-scale <= 0 or not finite in fp32
+// or outside [min-scale, max-scale], growth-interval < 1, growth-factor <= 1,
+// backoff-factor outside (0, 1), hysteresis < 1, min/max scale out of order,
+// loss scaling with bf16), contract violations and ops the CPU lowering
+// cannot handle are
 // reported when `pm.run(module)` runs, as errors through the context's
 // diagnostic handlers (located on the module, function, argument or op), and
 // `pm.run` then returns failure. The module may then be partly rewritten.
@@ -40,50 +46,23 @@
 #ifndef AMP_AMPMLIR_H
 #define AMP_AMPMLIR_H
 
+#include "amp/Support/MixedPrecisionConfig.h"
+#include "llvm/Support/LogicalResult.h"
+
 #include <string>
-#include <vector>
 
 namespace mlir {
 class DialectRegistry;
 class OpPassManager;
+class PassManager;
+class Operation;
 } // namespace mlir
 
 namespace mlir::amp {
 
-/// Options of the mixed-precision rewrite; the same as those of
-/// `amp-opt --amp-mixed-precision` (defaults shown).
-struct MixedPrecisionConfig {
-  /// Element type of contraction inputs: "f16", "bf16", or "f32" (no
-  /// autocast). Accumulators, master weights and the loss stay f32.
-  std::string precision = "f16";
-  /// Loss scaling: "auto" (dynamic for f16, none for bf16 and f32),
-  /// "dynamic" (PyTorch GradScaler rule; scale state in the signature),
-  /// "static" (constant `initScale`, still checks and skips), or "none" (the
-  /// loss-scaling pass leaves the step unchanged). "dynamic" or "static"
-  /// with precision "bf16" is an error when the pass runs: bf16 has fp32's
-  /// exponent range and needs no loss scaling.
-  std::string lossScale = "auto";
-  /// Initial (dynamic) or fixed (static) loss scale S; finite in fp32, > 0.
-  double initScale = 32768.0;
-  /// Consecutive clean steps before S grows (dynamic); >= 1.
-  int growthInterval = 2000;
-  /// Factor applied to S after `growthInterval` clean steps; > 1.
-  double growthFactor = 2.0;
-  /// Factor applied to S on a step with non-finite gradients; in (0, 1).
-  double backoffFactor = 0.5;
-  /// Overflowing steps (since S last grew) before S backs off; >= 1
-  /// (1: every overflow, as PyTorch; Megatron/DeepSpeed use 2).
-  int hysteresis = 1;
-  /// Floor and cap of the dynamic scale S (0 < minScale <= maxScale).
-  double minScale = 5.9604644775390625e-08; // 2^-24
-  double maxScale = 16777216.0;             // 2^24
-  /// Autocast overrides of the default op lists (full op names, e.g.
-  /// "linalg.batch_matmul"); an op in both is an error (docs/autocast.md).
-  std::vector<std::string> autocastAllow, autocastDeny;
-  /// If set, amp-autocast writes its JSON report (every op's class, reason,
-  /// precision and rule, plus totals) to this file, atomically.
-  std::string autocastReport;
-};
+// The options of the rewrite: `MixedPrecisionConfig`, `Precision` and
+// `LossScaleMode` (amp/Support/MixedPrecisionConfig.h), the same struct that
+// amp-opt's `--amp-mixed-precision="..."` and amp-run fill.
 
 /// Adds to `registry` the `amp` dialect, the upstream dialects a training
 /// step is written in (func, linalg, tensor, arith, math, scf) and the
@@ -114,6 +93,14 @@ void addMixedPrecisionPipeline(OpPassManager &pm,
 /// LLVM. Functions to be called from C need the `llvm.emit_c_interface`
 /// attribute before it runs.
 void addLowerToLLVMPipeline(OpPassManager &pm);
+
+/// Runs `pm` on `op` and collects every diagnostic the run emits in the
+/// format that amp-opt and amp-run print, one per line:
+/// "file:line:col: error: message" (notes and warnings alike; locations
+/// without a file as MLIR prints them). Returns what `pm.run` returns; the
+/// diagnostics are not passed on to the context's other handlers.
+llvm::LogicalResult runPassManager(PassManager &pm, Operation *op,
+                                   std::string &diagnostics);
 
 } // namespace mlir::amp
 

@@ -3,7 +3,7 @@
 // RUN: amp-opt %s -split-input-file -amp-instrument-underflow -amp-loss-scaling | FileCheck %s --check-prefix=SCALED
 // RUN: not amp-opt %s -split-input-file -amp-instrument-underflow=precision=f32 2>&1 | FileCheck %s --check-prefix=PREC
 // RUN: not amp-opt %s -split-input-file -amp-instrument-underflow -amp-instrument-underflow 2>&1 | FileCheck %s --check-prefix=TWICE
-// PREC: error: amp-instrument-underflow: precision must be f16 or bf16, got 'f32'
+// PREC: error: amp-instrument-underflow: precision=f32: the pass counts values that flush to zero or subnormal in f16 or bf16; choose one of them
 // TWICE: error: training step 'step' is already instrumented
 
 // Every f32 tensor of the backward (from the seed to amp.grad) is counted

@@ -121,8 +121,8 @@ int main(int argc, char **argv) {
   {
     OwningOpRef<ModuleOp> m = parse();
     amp::MixedPrecisionConfig config;
-    config.precision = "f16";
-    config.lossScale = "static";
+    config.precision = amp::Precision::F16;
+    config.lossScale = amp::LossScaleMode::Static;
     config.initScale = 1024;
     PassManager pm(&context);
     amp::addAutocastPass(pm, config);
@@ -133,28 +133,30 @@ int main(int argc, char **argv) {
           "static: unscale_and_check + scf.if, no update_scale");
   }
 
-  // 4. An invalid option fails at run time with an error.
+  // 4. An invalid option fails at run time with one error that names the
+  //    option and the value, as validate() says before anything runs; the
+  //    API's runner formats it as amp-opt and amp-run do.
   {
     OwningOpRef<ModuleOp> m = parse();
     amp::MixedPrecisionConfig config;
-    config.lossScale = "sometimes";
-    std::string message;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
-      message = diag.str();
-      return success();
-    });
+    config.growthFactor = 1.0;
+    std::string why = config.validate();
+    check(why.find("growth-factor=1") == 0, "validate(): " + why);
+    std::string diagnostics;
     PassManager pm(&context);
     amp::addMixedPrecisionPipeline(pm, config);
-    check(failed(pm.run(*m)) && !message.empty(),
-          "invalid loss-scale fails: " + message);
+    check(failed(amp::runPassManager(pm, *m, diagnostics)) &&
+              diagnostics.find(": error: amp-loss-scaling: growth-factor=1") !=
+                  std::string::npos,
+          "invalid growth-factor fails: " + diagnostics);
   }
 
   // 5. Loss scaling with bf16 is rejected (bf16 has fp32's exponent range).
   {
     OwningOpRef<ModuleOp> m = parse();
     amp::MixedPrecisionConfig config;
-    config.precision = "bf16";
-    config.lossScale = "dynamic";
+    config.precision = amp::Precision::BF16;
+    config.lossScale = amp::LossScaleMode::Dynamic;
     std::string message;
     ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
       message = diag.str();

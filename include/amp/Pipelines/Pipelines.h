@@ -9,75 +9,47 @@
 #ifndef AMP_PIPELINES_PIPELINES_H
 #define AMP_PIPELINES_PIPELINES_H
 
+#include "amp/Support/MixedPrecisionConfig.h"
+#include "amp/Support/OptionParsers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir::amp {
 
-/// Options of `amp-mixed-precision`.
+/// The textual options of the registered `amp-mixed-precision` pipeline:
+/// one option per entry of AMP_MIXED_PRECISION_OPTIONS
+/// (amp/Support/MixedPrecisionConfig.h), same names, defaults and
+/// descriptions. Everything else takes the plain `MixedPrecisionConfig`.
 struct MixedPrecisionOptions
     : public PassPipelineOptions<MixedPrecisionOptions> {
-  Option<std::string> precision{
-      *this, "precision",
-      llvm::cl::desc("Autocast precision: f16, bf16, or f32 (no autocast)"),
-      llvm::cl::init("f16")};
-  Option<std::string> lossScale{
-      *this, "loss-scale",
-      llvm::cl::desc("Loss scaling: auto (dynamic for f16, none for bf16 "
-                     "and f32), dynamic, static or none"),
-      llvm::cl::init("auto")};
-  Option<double> initScale{*this, "init-scale",
-                           llvm::cl::desc("Initial / static loss scale S"),
-                           llvm::cl::init(32768.0)};
-  Option<int> growthInterval{*this, "growth-interval",
-                             llvm::cl::desc("Clean steps before S grows"),
-                             llvm::cl::init(2000)};
-  Option<double> growthFactor{*this, "growth-factor",
-                              llvm::cl::desc("Growth factor of S"),
-                              llvm::cl::init(2.0)};
-  Option<double> backoffFactor{*this, "backoff-factor",
-                               llvm::cl::desc("Backoff factor of S"),
-                               llvm::cl::init(0.5)};
-  Option<int> hysteresis{
-      *this, "hysteresis",
-      llvm::cl::desc("Overflowing steps before S backs off (1 = PyTorch)"),
-      llvm::cl::init(1)};
-  Option<double> minScale{*this, "min-scale",
-                          llvm::cl::desc("Floor of S (default 2^-24)"),
-                          llvm::cl::init(5.9604644775390625e-08)};
-  Option<double> maxScale{*this, "max-scale",
-                          llvm::cl::desc("Cap of S (default 2^24)"),
-                          llvm::cl::init(16777216.0)};
-  ListOption<std::string> autocastAllow{
-      *this, "autocast-allow",
-      llvm::cl::desc("Op names forced into the allow class (amp-autocast "
-                     "allow=)")};
-  ListOption<std::string> autocastDeny{
-      *this, "autocast-deny",
-      llvm::cl::desc("Op names forced into the deny class, kept f32 "
-                     "(amp-autocast deny=)")};
-  Option<std::string> autocastReport{
-      *this, "autocast-report",
-      llvm::cl::desc("Write amp-autocast's JSON report here (report=)"),
-      llvm::cl::init("")};
-  Option<bool> underflowStats{
-      *this, "underflow-stats",
-      llvm::cl::desc("Run amp-instrument-underflow before loss scaling"),
-      llvm::cl::init(false)};
+#define AMP_PIPELINE_OPTION(TYPE, FIELD, NAME, DEFAULT, DESC)                  \
+  Option<TYPE> FIELD{*this, NAME, llvm::cl::desc(DESC),                        \
+                     llvm::cl::init(DEFAULT)};
+#define AMP_PIPELINE_LIST(TYPE, FIELD, NAME, DESC)                             \
+  ListOption<TYPE> FIELD{*this, NAME, llvm::cl::desc(DESC)};
+  AMP_MIXED_PRECISION_OPTIONS(AMP_PIPELINE_OPTION, AMP_PIPELINE_OPTION,
+                              AMP_PIPELINE_LIST)
+#undef AMP_PIPELINE_OPTION
+#undef AMP_PIPELINE_LIST
+
+  /// The options as the plain struct (every field set).
+  MixedPrecisionConfig toConfig() const;
 };
 
-/// Adds `amp-autocast` with `options.precision` (nothing for "f32").
-void addAutocast(OpPassManager &pm, const MixedPrecisionOptions &options);
+/// Adds `amp-autocast` with `config.precision` and the autocast options
+/// (nothing for f32 unless a report was asked for: the pass then warns that
+/// none is written).
+void addAutocast(OpPassManager &pm, const MixedPrecisionConfig &config);
 
 /// Adds `amp-loss-scaling` with the loss-scale options (mode from
-/// `options.lossScale`).
-void addLossScaling(OpPassManager &pm, const MixedPrecisionOptions &options);
+/// `config.lossScale`; `precision` resolves auto and rejects bf16).
+void addLossScaling(OpPassManager &pm, const MixedPrecisionConfig &config);
 
 /// Contract check, autocast (unless precision=f32), canonicalize + cse, loss
 /// scaling (unless loss-scale=none), cse. The result still holds amp
 /// ops (unscale_and_check, update_scale) and tensors.
 void buildMixedPrecisionPipeline(OpPassManager &pm,
-                                 const MixedPrecisionOptions &options);
+                                 const MixedPrecisionConfig &config);
 
 /// Lowers a (mixed-precision or fp32) step to the LLVM dialect for the CPU:
 /// amp ops to linalg, contraction loops ordered for SIMD, one-shot

@@ -1,7 +1,7 @@
 //===- AmpMLIR.cpp - amp-mlir for embedding compilers ---------------------===//
 //
-// Thin layer over Pipelines.h and the generated pass constructors: the plain
-// MixedPrecisionConfig is translated into their option structs.
+// Thin layer over Pipelines.h, which takes the same MixedPrecisionConfig, and
+// Support/Diagnostics.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +9,7 @@
 
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Support/Diagnostics.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -28,13 +29,17 @@
 #include "mlir/Dialect/ControlFlow/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Linalg/Transforms/SubsetInsertionOpInterfaceImpl.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/BufferViewFlowOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferDeallocationOpInterfaceImpl.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Tensor/Transforms/SubsetInsertionOpInterfaceImpl.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
@@ -42,23 +47,6 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 using namespace mlir;
-
-/// The one translation from the plain struct to the pipeline's options.
-static void toPipelineOptions(const amp::MixedPrecisionConfig &config,
-                              amp::MixedPrecisionOptions &options) {
-  options.precision = config.precision;
-  options.lossScale = config.lossScale;
-  options.initScale = config.initScale;
-  options.growthInterval = config.growthInterval;
-  options.growthFactor = config.growthFactor;
-  options.backoffFactor = config.backoffFactor;
-  options.hysteresis = config.hysteresis;
-  options.minScale = config.minScale;
-  options.maxScale = config.maxScale;
-  options.autocastAllow = config.autocastAllow;
-  options.autocastDeny = config.autocastDeny;
-  options.autocastReport = config.autocastReport;
-}
 
 void amp::registerAmpDialects(DialectRegistry &registry) {
   registry
@@ -101,25 +89,24 @@ void amp::registerAmpDialects(DialectRegistry &registry) {
 
 void amp::addAutocastPass(OpPassManager &pm,
                           const MixedPrecisionConfig &config) {
-  MixedPrecisionOptions options;
-  toPipelineOptions(config, options);
-  addAutocast(pm, options);
+  addAutocast(pm, config);
 }
 
 void amp::addLossScalingPass(OpPassManager &pm,
                              const MixedPrecisionConfig &config) {
-  MixedPrecisionOptions options;
-  toPipelineOptions(config, options);
-  addLossScaling(pm, options);
+  addLossScaling(pm, config);
 }
 
 void amp::addMixedPrecisionPipeline(OpPassManager &pm,
                                     const MixedPrecisionConfig &config) {
-  MixedPrecisionOptions options;
-  toPipelineOptions(config, options);
-  buildMixedPrecisionPipeline(pm, options);
+  buildMixedPrecisionPipeline(pm, config);
 }
 
 void amp::addLowerToLLVMPipeline(OpPassManager &pm) {
   buildLowerToLLVMPipeline(pm);
+}
+
+LogicalResult amp::runPassManager(PassManager &pm, Operation *op,
+                                  std::string &diagnostics) {
+  return runCollectingDiagnostics(pm, op, diagnostics);
 }

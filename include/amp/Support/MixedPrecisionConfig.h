@@ -1,0 +1,146 @@
+//===- MixedPrecisionConfig.h - the options of the rewrite, once -*- C++
+//-*-===//
+//
+// The one definition of the mixed-precision rewrite's options (autocast,
+// loss scaling and its dynamics, underflow statistics). Every front end is
+// generated from `AMP_MIXED_PRECISION_OPTIONS` below, as clang generates its
+// language options from LangOptions.def:
+// - `MixedPrecisionConfig`, the plain struct that the pipeline builders
+//   (amp/Pipelines/Pipelines.h), the embedding API (amp/AmpMLIR.h) and the
+//   training driver (amp/Runtime/Trainer.h) take;
+// - the textual options of `amp-mixed-precision` (`MixedPrecisionOptions` in
+//   Pipelines.h), which convert to this struct in one place;
+// - amp-run's flags of the same names.
+// Values are checked once, by `MixedPrecisionConfig::validate`, with one
+// message per option that names the option and the value; the two enums
+// have one parser each (`parsePrecision`, `parseLossScaleMode`) used by the
+// pass options (amp/Support/OptionParsers.h) and by amp-run's --run.
+//
+// Header-only dependencies: LLVM's ADT and the standard library, so that
+// amp/AmpMLIR.h stays light.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_SUPPORT_MIXEDPRECISIONCONFIG_H
+#define AMP_SUPPORT_MIXEDPRECISIONCONFIG_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace mlir::amp {
+
+/// The element type autocast narrows contraction inputs and low-precision
+/// activations to: IEEE binary16 or bfloat16 (shared REFERENCE.md, "Number
+/// formats"); F32 means no autocast.
+enum class Precision { F32, F16, BF16 };
+
+/// Loss scaling (docs/loss-scaling.md): Auto resolves to Dynamic for F16 and
+/// None otherwise; Dynamic is PyTorch GradScaler's rule; Static multiplies by
+/// a constant S and still checks and skips; None leaves the step unscaled.
+enum class LossScaleMode { Auto, Dynamic, Static, None };
+
+/// "f32", "f16", "bf16".
+llvm::StringRef stringifyPrecision(Precision precision);
+/// "auto", "dynamic", "static", "none".
+llvm::StringRef stringifyLossScaleMode(LossScaleMode mode);
+/// The value named by `text`, or nullopt.
+std::optional<Precision> parsePrecision(llvm::StringRef text);
+std::optional<LossScaleMode> parseLossScaleMode(llvm::StringRef text);
+/// The one message for a value that is not a precision / mode, e.g.
+/// "'f8' is not a precision (f16, bf16 or f32)"; every front end prefixes
+/// the option it came from.
+std::string describeBadPrecision(llvm::StringRef text);
+std::string describeBadLossScaleMode(llvm::StringRef text);
+/// Auto resolved for `precision`: Dynamic for F16, None for BF16 and F32.
+LossScaleMode resolveLossScaleMode(Precision precision, LossScaleMode mode);
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Precision precision);
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, LossScaleMode mode);
+
+// clang-format off
+/// Every option of the rewrite, once: ENUM/SCALAR(type, field, name, default,
+/// description) and LIST(element type, field, name, description). `name` is
+/// the option's spelling in `amp-mixed-precision="name=value"` and amp-run's
+/// `--name`.
+#define AMP_MIXED_PRECISION_OPTIONS(ENUM, SCALAR, LIST)                        \
+  ENUM(::mlir::amp::Precision, precision, "precision",                         \
+       ::mlir::amp::Precision::F16,                                            \
+       "Autocast precision: f16, bf16, or f32 (no autocast)")                  \
+  ENUM(::mlir::amp::LossScaleMode, lossScale, "loss-scale",                    \
+       ::mlir::amp::LossScaleMode::Auto,                                       \
+       "Loss scaling: auto (dynamic for f16, none for bf16 and f32), "         \
+       "dynamic, static or none")                                              \
+  SCALAR(double, initScale, "init-scale", 32768.0,                             \
+         "Initial (dynamic) or fixed (static) loss scale S, in "               \
+         "[min-scale, max-scale] (2^15 as in Micikevicius et al. and Keras; "  \
+         "PyTorch uses 2^16)")                                                 \
+  SCALAR(int, growthInterval, "growth-interval", 2000,                         \
+         "Consecutive clean steps before S grows (>= 1)")                      \
+  SCALAR(double, growthFactor, "growth-factor", 2.0,                           \
+         "Factor applied to S after growth-interval clean steps (> 1)")        \
+  SCALAR(double, backoffFactor, "backoff-factor", 0.5,                         \
+         "Factor applied to S on a step with non-finite gradients, in (0, 1)") \
+  SCALAR(int, hysteresis, "hysteresis", 1,                                     \
+         "Overflowing steps since S last grew before S backs off (>= 1; "      \
+         "1 = PyTorch, 2 = Megatron/DeepSpeed)")                               \
+  SCALAR(double, minScale, "min-scale", 5.9604644775390625e-08,                \
+         "Floor of S (default 2^-24)")                                         \
+  SCALAR(double, maxScale, "max-scale", 16777216.0,                            \
+         "Cap of S (default 2^24)")                                            \
+  SCALAR(bool, underflowStats, "underflow-stats", false,                       \
+         "Count backward values that round to zero or subnormal in f16 "       \
+         "(bf16 for precision=bf16): amp-instrument-underflow before loss "    \
+         "scaling")                                                            \
+  SCALAR(std::string, autocastReport, "autocast-report", "",                   \
+         "Write amp-autocast's JSON report (every op's class, reason, "        \
+         "precision and rule) to this file")                                   \
+  LIST(std::string, autocastAllow, "autocast-allow",                           \
+       "Op names forced into the allow class (amp-autocast allow=)")           \
+  LIST(std::string, autocastDeny, "autocast-deny",                             \
+       "Op names forced into the deny class, kept f32 (amp-autocast deny=)")
+// clang-format on
+
+/// The options of the mixed-precision rewrite (defaults as in
+/// `amp-opt --amp-mixed-precision`). Semantics: docs/autocast.md and
+/// docs/loss-scaling.md; the scale rule is PyTorch's `_amp_update_scale_`
+/// with Megatron's hysteresis and the ONNX Runtime / Apex cap (shared
+/// REFERENCE.md, "Loss scaling").
+struct MixedPrecisionConfig {
+#define AMP_CONFIG_FIELD(TYPE, FIELD, NAME, DEFAULT, DESC) TYPE FIELD = DEFAULT;
+#define AMP_CONFIG_LIST(TYPE, FIELD, NAME, DESC) std::vector<TYPE> FIELD;
+  AMP_MIXED_PRECISION_OPTIONS(AMP_CONFIG_FIELD, AMP_CONFIG_FIELD,
+                              AMP_CONFIG_LIST)
+#undef AMP_CONFIG_FIELD
+#undef AMP_CONFIG_LIST
+
+  /// `lossScale` with Auto resolved for `precision`.
+  LossScaleMode resolvedLossScale() const {
+    return resolveLossScaleMode(precision, lossScale);
+  }
+
+  /// Empty when every option is valid; otherwise one line for the first
+  /// invalid one, naming the option and its value, e.g.
+  /// "growth-factor=inf: must be finite and > 1". Checked: init-scale,
+  /// min-scale and max-scale finite non-zero fp32 values > 0 with
+  /// min-scale <= max-scale, init-scale in [min-scale, max-scale] when S is
+  /// used (dynamic or static); growth-interval >= 1, growth-factor finite
+  /// > 1, backoff-factor in (0, 1), hysteresis >= 1; no loss scaling with
+  /// bf16 (it has fp32's exponent range; PyTorch's GradScaler is for fp16
+  /// only). Op names in autocast-allow/deny are checked by amp-autocast,
+  /// which knows the registered ops.
+  std::string validate() const;
+
+  /// A short name of the run, e.g. "f16 + dynamic", "bf16" (amp-run's table).
+  std::string runName() const;
+};
+
+} // namespace mlir::amp
+
+#endif // AMP_SUPPORT_MIXEDPRECISIONCONFIG_H

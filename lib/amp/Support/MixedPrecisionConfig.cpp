@@ -1,0 +1,145 @@
+//===- MixedPrecisionConfig.cpp - the options of the rewrite, once --------===//
+
+#include "amp/Support/MixedPrecisionConfig.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace mlir::amp;
+
+llvm::StringRef mlir::amp::stringifyPrecision(Precision precision) {
+  switch (precision) {
+  case Precision::F32:
+    return "f32";
+  case Precision::F16:
+    return "f16";
+  case Precision::BF16:
+    return "bf16";
+  }
+  return "f32";
+}
+
+llvm::StringRef mlir::amp::stringifyLossScaleMode(LossScaleMode mode) {
+  switch (mode) {
+  case LossScaleMode::Auto:
+    return "auto";
+  case LossScaleMode::Dynamic:
+    return "dynamic";
+  case LossScaleMode::Static:
+    return "static";
+  case LossScaleMode::None:
+    return "none";
+  }
+  return "none";
+}
+
+std::optional<Precision> mlir::amp::parsePrecision(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<Precision>>(text)
+      .Case("f32", Precision::F32)
+      .Case("f16", Precision::F16)
+      .Case("bf16", Precision::BF16)
+      .Default(std::nullopt);
+}
+
+std::optional<LossScaleMode>
+mlir::amp::parseLossScaleMode(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<LossScaleMode>>(text)
+      .Case("auto", LossScaleMode::Auto)
+      .Case("dynamic", LossScaleMode::Dynamic)
+      .Case("static", LossScaleMode::Static)
+      .Case("none", LossScaleMode::None)
+      .Default(std::nullopt);
+}
+
+std::string mlir::amp::describeBadPrecision(llvm::StringRef text) {
+  return "'" + text.str() + "' is not a precision (f16, bf16 or f32)";
+}
+
+std::string mlir::amp::describeBadLossScaleMode(llvm::StringRef text) {
+  return "'" + text.str() +
+         "' is not a loss-scale mode (auto, dynamic, static or none)";
+}
+
+LossScaleMode mlir::amp::resolveLossScaleMode(Precision precision,
+                                              LossScaleMode mode) {
+  if (mode != LossScaleMode::Auto)
+    return mode;
+  return precision == Precision::F16 ? LossScaleMode::Dynamic
+                                     : LossScaleMode::None;
+}
+
+llvm::raw_ostream &mlir::amp::operator<<(llvm::raw_ostream &os,
+                                         Precision precision) {
+  return os << stringifyPrecision(precision);
+}
+
+llvm::raw_ostream &mlir::amp::operator<<(llvm::raw_ostream &os,
+                                         LossScaleMode mode) {
+  return os << stringifyLossScaleMode(mode);
+}
+
+/// `value` as printf's %g writes it (inf, nan, 1e+30, 5.96046e-08).
+static std::string formatValue(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", value);
+  return text;
+}
+
+/// "name=value: rule".
+static std::string bad(llvm::StringRef name, double value,
+                       llvm::StringRef rule) {
+  return name.str() + "=" + formatValue(value) + ": " + rule.str();
+}
+
+/// A scale must survive the rounding to fp32 (the state is a tensor<f32>).
+static bool isPositiveFp32(double value) {
+  float rounded = static_cast<float>(value);
+  return value > 0.0 && std::isfinite(rounded) && rounded > 0.0f;
+}
+
+std::string MixedPrecisionConfig::validate() const {
+  if (!isPositiveFp32(initScale))
+    return bad("init-scale", initScale,
+               "must be a finite fp32 value > 0 (the scale is stored in fp32)");
+  if (!isPositiveFp32(minScale))
+    return bad("min-scale", minScale, "must be a finite non-zero fp32 value");
+  if (!isPositiveFp32(maxScale))
+    return bad("max-scale", maxScale, "must be a finite non-zero fp32 value");
+  if (minScale > maxScale)
+    return bad("min-scale", minScale,
+               "exceeds max-scale=" + formatValue(maxScale));
+  if (growthInterval < 1)
+    return bad("growth-interval", growthInterval, "must be >= 1 clean step");
+  if (!(growthFactor > 1.0) || !std::isfinite(growthFactor))
+    return bad("growth-factor", growthFactor, "must be finite and > 1");
+  if (!(backoffFactor > 0.0 && backoffFactor < 1.0))
+    return bad("backoff-factor", backoffFactor, "must lie in (0, 1)");
+  if (hysteresis < 1)
+    return bad("hysteresis", hysteresis,
+               "must be >= 1 overflowing step (1: back off on every "
+               "overflow, as PyTorch)");
+  LossScaleMode mode = resolvedLossScale();
+  if (mode != LossScaleMode::None &&
+      (initScale < minScale || initScale > maxScale))
+    return bad("init-scale", initScale,
+               "lies outside [min-scale, max-scale] = [" +
+                   formatValue(minScale) + ", " + formatValue(maxScale) + "]");
+  if (precision == Precision::BF16 && mode != LossScaleMode::None)
+    return ("loss-scale=" + stringifyLossScaleMode(mode).str() +
+            ": no loss scaling with precision=bf16: bf16 has fp32's exponent "
+            "range (8 exponent bits, smallest normal ~1.2e-38), so gradients "
+            "do not underflow and loss scaling only costs a check and "
+            "skipped steps; PyTorch's GradScaler is for fp16 only. Use "
+            "loss-scale=none or auto with bf16");
+  return "";
+}
+
+std::string MixedPrecisionConfig::runName() const {
+  std::string name = stringifyPrecision(precision).str();
+  if (lossScale != LossScaleMode::None)
+    name += " + " + stringifyLossScaleMode(lossScale).str();
+  return name;
+}
