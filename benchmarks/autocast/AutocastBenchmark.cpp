@@ -55,7 +55,7 @@ std::optional<llvm::json::Object> autocastTotals(MLIRContext &ctx,
     return std::nullopt;
   PassManager pm(&ctx);
   amp::AutocastOptions options;
-  options.precision = "f16";
+  options.precision = amp::Precision::F16;
   options.reportFile = report.str().str();
   pm.addPass(amp::createAutocast(options));
   bool ok = succeeded(pm.run(*module));

@@ -652,9 +652,9 @@ int main(int argc, char **argv) {
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
 
-  amp::MixedPrecisionOptions mpOptions; // f16 + dynamic (the defaults)
-  mpOptions.precision = "f16";
-  mpOptions.lossScale = "dynamic";
+  amp::MixedPrecisionConfig mpOptions; // f16 + dynamic
+  mpOptions.precision = amp::Precision::F16;
+  mpOptions.lossScale = amp::LossScaleMode::Dynamic;
   auto buildAmp = [&](OpPassManager &pm) {
     amp::buildMixedPrecisionPipeline(pm, mpOptions);
   };

@@ -16,6 +16,11 @@ namespace mlir::amp {
 /// Adds all upstream dialects and extensions and the amp dialect.
 void registerAllDialectsAndExtensions(DialectRegistry &registry);
 
+/// Registers the amp passes of every room (Transforms, Conversion, CPU, GPU)
+/// and the amp pipelines; nothing of upstream (what a plugin of upstream
+/// mlir-opt registers).
+void registerAmpPassesAndPipelines();
+
 /// Registers all upstream passes, the amp passes and the amp pipelines.
 void registerAllPassesAndPipelines();
 

@@ -2,7 +2,10 @@
 
 #include "amp/InitAll.h"
 
+#include "amp/CPU/Passes.h"
+#include "amp/Conversion/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/GPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/InitAllDialects.h"
@@ -17,9 +20,16 @@ void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
   registry.insert<AmpDialect>();
 }
 
-void mlir::amp::registerAllPassesAndPipelines() {
-  registerAllPasses();
+void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpPasses();
+  registerAmpConversionPasses();
+  registerAmpCPUPasses();
+  registerAmpGPUPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
+}
+
+void mlir::amp::registerAllPassesAndPipelines() {
+  registerAllPasses();
+  registerAmpPassesAndPipelines();
 }

@@ -12,8 +12,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Transforms/Passes.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 
@@ -27,9 +27,6 @@ mlirGetDialectPluginInfo() {
 
 extern "C" LLVM_ATTRIBUTE_WEAK mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
-  return {MLIR_PLUGIN_API_VERSION, "AmpMLIR", "0.1", []() {
-            mlir::amp::registerAmpPasses();
-            mlir::amp::registerAmpPipelines();
-            mlir::amp::registerAmpGPUPipelines();
-          }};
+  return {MLIR_PLUGIN_API_VERSION, "AmpMLIR", "0.1",
+          []() { mlir::amp::registerAmpPassesAndPipelines(); }};
 }

@@ -49,7 +49,7 @@ protected:
       return std::nullopt;
     PassManager pm(&ctx);
     amp::AutocastOptions options;
-    options.precision = "f16";
+    options.precision = amp::Precision::F16;
     options.reportFile = path.str().str();
     pm.addPass(amp::createAutocast(options));
     bool ok = succeeded(pm.run(module));

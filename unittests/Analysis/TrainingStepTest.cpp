@@ -111,9 +111,9 @@ TEST_F(TrainingStepTest, RejectsEvalStepAsTrainingStep) {
 // After dynamic loss scaling the markers are consumed: analyze needs
 // requireMarkers = false and then sees the added scale state and found_inf.
 TEST_F(TrainingStepTest, AnalyzesLossScaledStepWithoutMarkers) {
-  MixedPrecisionOptions mp;
-  mp.precision = "f16";
-  mp.lossScale = "dynamic";
+  MixedPrecisionConfig mp;
+  mp.precision = Precision::F16;
+  mp.lossScale = LossScaleMode::Dynamic;
   PassManager pm(ctx.get());
   buildMixedPrecisionPipeline(pm, mp);
   ASSERT_TRUE(succeeded(pm.run(*module)));

@@ -56,7 +56,7 @@ std::vector<float> runForward(const std::string &source, bool autocast,
   if (autocast) {
     PassManager pm(&ctx);
     AutocastOptions options;
-    options.precision = "f16";
+    options.precision = Precision::F16;
     pm.addPass(createAutocast(options));
     if (failed(pm.run(*module))) {
       ADD_FAILURE() << "amp-autocast failed";

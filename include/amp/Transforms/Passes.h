@@ -1,7 +1,7 @@
 //===- Passes.h - amp passes ------------------------------------*- C++ -*-===//
 //
-// Pass declarations generated from Passes.td (see there, or docs/passes.md,
-// for each pass's contract and options).
+// Pass declarations generated from Transforms/Passes.td (see there, or
+// docs/passes.md, for each pass's contract and options).
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,20 +9,12 @@
 #define AMP_TRANSFORMS_PASSES_H
 
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "amp/Support/OptionParsers.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir::amp {

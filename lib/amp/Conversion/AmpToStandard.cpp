@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Conversion/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpOps.h"
-#include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_LOWERAMPTOSTANDARD
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/Conversion/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

@@ -8,7 +8,8 @@
 
 #include "amp/Pipelines/Pipelines.h"
 
-#include "amp/Transforms/Passes.h"
+#include "amp/Conversion/Passes.h"
+#include "amp/GPU/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"

@@ -2,6 +2,8 @@
 
 #include "amp/Pipelines/Pipelines.h"
 
+#include "amp/CPU/Passes.h"
+#include "amp/Conversion/Passes.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -108,54 +110,65 @@ std::unique_ptr<Pass> mlir::amp::createDistinctReturnedBuffersPass() {
   return std::make_unique<DistinctReturnedBuffersPass>();
 }
 
+MixedPrecisionConfig MixedPrecisionOptions::toConfig() const {
+  MixedPrecisionConfig config;
+#define AMP_TO_CONFIG(TYPE, FIELD, NAME, DEFAULT, DESC) config.FIELD = FIELD;
+#define AMP_TO_CONFIG_LIST(TYPE, FIELD, NAME, DESC)                            \
+  config.FIELD.assign(FIELD.begin(), FIELD.end());
+  AMP_MIXED_PRECISION_OPTIONS(AMP_TO_CONFIG, AMP_TO_CONFIG, AMP_TO_CONFIG_LIST)
+#undef AMP_TO_CONFIG
+#undef AMP_TO_CONFIG_LIST
+  return config;
+}
+
 void mlir::amp::addAutocast(OpPassManager &pm,
-                            const MixedPrecisionOptions &options) {
+                            const MixedPrecisionConfig &config) {
   // f32: nothing to do; the pass only runs to say that a requested report
   // is not written.
-  if (options.precision == "f32" && options.autocastReport.empty())
+  if (config.precision == Precision::F32 && config.autocastReport.empty())
     return;
   AutocastOptions autocast;
-  autocast.precision = options.precision;
-  autocast.allowOps.assign(options.autocastAllow.begin(),
-                           options.autocastAllow.end());
-  autocast.denyOps.assign(options.autocastDeny.begin(),
-                          options.autocastDeny.end());
-  autocast.reportFile = options.autocastReport;
+  autocast.precision = config.precision;
+  autocast.allowOps.assign(config.autocastAllow.begin(),
+                           config.autocastAllow.end());
+  autocast.denyOps.assign(config.autocastDeny.begin(),
+                          config.autocastDeny.end());
+  autocast.reportFile = config.autocastReport;
   pm.addPass(createAutocast(autocast));
 }
 
 void mlir::amp::addLossScaling(OpPassManager &pm,
-                               const MixedPrecisionOptions &options) {
+                               const MixedPrecisionConfig &config) {
   LossScalingOptions scaling;
-  scaling.mode = options.lossScale;
-  scaling.initScale = options.initScale;
-  scaling.growthInterval = options.growthInterval;
-  scaling.growthFactor = options.growthFactor;
-  scaling.backoffFactor = options.backoffFactor;
-  scaling.hysteresis = options.hysteresis;
-  scaling.minScale = options.minScale;
-  scaling.maxScale = options.maxScale;
+  scaling.mode = config.lossScale;
+  scaling.initScale = config.initScale;
+  scaling.growthInterval = config.growthInterval;
+  scaling.growthFactor = config.growthFactor;
+  scaling.backoffFactor = config.backoffFactor;
+  scaling.hysteresis = config.hysteresis;
+  scaling.minScale = config.minScale;
+  scaling.maxScale = config.maxScale;
   // Picks auto's mode and rejects loss scaling with bf16.
-  scaling.precision = options.precision;
+  scaling.precision = config.precision;
   pm.addPass(createLossScaling(scaling));
 }
 
 void mlir::amp::buildMixedPrecisionPipeline(
-    OpPassManager &pm, const MixedPrecisionOptions &options) {
+    OpPassManager &pm, const MixedPrecisionConfig &config) {
   pm.addPass(createVerifyTrainingStep());
-  addAutocast(pm, options);
+  addAutocast(pm, config);
   // Clean up before loss scaling moves the update into its scf.if, so that
   // little changes inside the (large) scf.if afterwards.
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
-  if (options.underflowStats) {
+  if (config.underflowStats) {
     // Before loss scaling, which consumes the seed the backward is found by.
     InstrumentUnderflowOptions instrument;
     instrument.precision =
-        options.precision == "bf16" ? std::string("bf16") : std::string("f16");
+        config.precision == Precision::BF16 ? Precision::BF16 : Precision::F16;
     pm.addPass(createInstrumentUnderflow(instrument));
   }
-  addLossScaling(pm, options);
+  addLossScaling(pm, config);
   pm.addPass(createCSEPass());
 }
 
@@ -219,7 +232,9 @@ void mlir::amp::registerAmpPipelines() {
   PassPipelineRegistration<MixedPrecisionOptions>(
       "amp-mixed-precision",
       "Contract check, autocast and loss scaling of an fp32 training step",
-      buildMixedPrecisionPipeline);
+      [](OpPassManager &pm, const MixedPrecisionOptions &options) {
+        buildMixedPrecisionPipeline(pm, options.toConfig());
+      });
   // No options; registered with an (empty) options struct so that a stray
   // option is reported ("no such option") instead of failing silently, as
   // upstream's option-less registration does.

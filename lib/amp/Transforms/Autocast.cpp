@@ -455,7 +455,7 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
         op->emitWarning()
             << "amp-autocast: allow= overrides the deny class of '"
             << op->getName() << "' (" << byDefault.reason
-            << "): it now runs in " << precision;
+            << "): it now runs in " << stringifyPrecision(precision);
       if (d.choice != OpPrecisionChoice::Low)
         continue;
       for (OpOperand &use : op->getUses()) {
@@ -465,7 +465,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
           op->emitWarning()
               << "amp-autocast: '" << op->getName()
               << "' computes a parameter or optimizer-state update (result #"
-              << use.getOperandNumber() << " has amp.updates) in " << precision
+              << use.getOperandNumber() << " has amp.updates) in "
+              << stringifyPrecision(precision)
               << ": the fp32 master copy is lost; name it in deny= to keep "
                  "it f32";
           break;
@@ -476,8 +477,7 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    FloatType low;
-    if (precision == "f32") { // keep f32: identity
+    if (precision == Precision::F32) { // keep f32: identity
       if (!reportFile.empty())
         emitWarning(getOperation().getLoc(), "amp-autocast: precision=f32 "
                                              "changes nothing; no report is "
@@ -485,17 +485,9 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
             << reportFile << "'";
       return;
     }
-    if (precision == "f16")
-      low = Float16Type::get(ctx);
-    else if (precision == "bf16")
-      low = BFloat16Type::get(ctx);
-    else {
-      emitError(getOperation().getLoc(),
-                "amp-autocast: precision must be f16, bf16 or f32 (f32: "
-                "the pass changes nothing), got '")
-          << precision << "'";
-      return signalPassFailure();
-    }
+    FloatType low = precision == Precision::F16
+                        ? FloatType(Float16Type::get(ctx))
+                        : FloatType(BFloat16Type::get(ctx));
 
     AutocastPlanOptions options;
     for (const std::string &name : allowOps)
@@ -516,8 +508,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     }
 
     AutocastPlan plan = planAutocast(getOperation(), options);
-    AutocastReport report =
-        summarizePlan(plan, precision, /*withEntries=*/!reportFile.empty());
+    AutocastReport report = summarizePlan(plan, stringifyPrecision(precision),
+                                          /*withEntries=*/!reportFile.empty());
     if (emitRemarks) {
       emitPlanRemarks(plan);
     } else {

@@ -84,17 +84,15 @@ struct InstrumentUnderflowPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder b(&getContext());
-    Type lowType;
-    if (precision == "f16")
-      lowType = b.getF16Type();
-    else if (precision == "bf16")
-      lowType = b.getBF16Type();
-    else {
-      emitError(module.getLoc(), "amp-instrument-underflow: precision must "
-                                 "be f16 or bf16, got '")
-          << precision << "'";
+    if (precision == Precision::F32) {
+      emitError(module.getLoc(),
+                "amp-instrument-underflow: precision=f32: the pass counts "
+                "values that flush to zero or subnormal in f16 or bf16; "
+                "choose one of them");
       return signalPassFailure();
     }
+    Type lowType =
+        precision == Precision::F16 ? Type(b.getF16Type()) : b.getBF16Type();
     bool any = false;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!func->hasAttr(kTrainStepAttr))

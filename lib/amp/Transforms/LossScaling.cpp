@@ -288,75 +288,33 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
     ModuleOp module = getOperation();
     ScalingConfig cfg{ScaleMode::None, initScale,  growthInterval, growthFactor,
                       backoffFactor,   hysteresis, minScale,       maxScale};
-    if (precision != "f16" && precision != "bf16" && precision != "f32") {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: precision must be f16, bf16 or f32, got '")
-          << precision << "'";
+    // The options are checked by the one rule of the rewrite's options.
+    MixedPrecisionConfig options;
+    options.precision = precision;
+    options.lossScale = mode;
+    options.initScale = initScale;
+    options.growthInterval = growthInterval;
+    options.growthFactor = growthFactor;
+    options.backoffFactor = backoffFactor;
+    options.hysteresis = hysteresis;
+    options.minScale = minScale;
+    options.maxScale = maxScale;
+    if (std::string why = options.validate(); !why.empty()) {
+      emitError(module.getLoc(), "amp-loss-scaling: ") << why;
       return signalPassFailure();
     }
     // auto: loss scaling where it is needed, i.e. for fp16 only.
-    std::string resolved = mode;
-    if (mode == "auto")
-      resolved = precision == "f16" ? "dynamic" : "none";
-    if (resolved == "dynamic")
+    switch (options.resolvedLossScale()) {
+    case LossScaleMode::Dynamic:
       cfg.mode = ScaleMode::Dynamic;
-    else if (resolved == "static")
+      break;
+    case LossScaleMode::Static:
       cfg.mode = ScaleMode::Static;
-    else if (resolved != "none") {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: mode (loss-scale in "
-                "amp-mixed-precision) must be auto, dynamic, static or none, "
-                "got '")
-          << mode << "'";
-      return signalPassFailure();
-    }
-    if (precision == "bf16" && cfg.mode != ScaleMode::None) {
-      emitError(module.getLoc(), "amp-loss-scaling: loss-scale=")
-          << resolved
-          << " with precision=bf16: bf16 has fp32's exponent range (8 "
-             "exponent bits, smallest normal ~1.2e-38), so gradients do not "
-             "underflow and loss scaling only costs a check and skipped "
-             "steps; PyTorch's GradScaler is for fp16 only (shared "
-             "REFERENCE.md). Use loss-scale=none or auto with bf16";
-      return signalPassFailure();
-    }
-    if (hysteresis < 1) {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: hysteresis must be >= 1 overflowing "
-                "step (1: back off on every overflow, as PyTorch), got ")
-          << static_cast<int>(hysteresis);
-      return signalPassFailure();
-    }
-    if (!(minScale > 0.0) || !(minScale <= maxScale) ||
-        !std::isfinite(static_cast<float>(maxScale)) ||
-        static_cast<float>(minScale) == 0.0f) {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: need 0 < min-scale <= max-scale, both "
-                "finite non-zero fp32 values, got min-scale = ")
-          << minScale << " and max-scale = " << maxScale;
-      return signalPassFailure();
-    }
-    if (!(initScale > 0.0) || !std::isfinite(static_cast<float>(initScale))) {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: init-scale must be a finite fp32 "
-                "value > 0, got ")
-          << initScale;
-      return signalPassFailure();
-    }
-    if (growthInterval < 1 || !(growthFactor > 1.0) ||
-        !std::isfinite(growthFactor) ||
-        !(backoffFactor > 0.0 && backoffFactor < 1.0)) {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: need growth-interval >= 1, "
-                "growth-factor > 1 and 0 < backoff-factor < 1");
-      return signalPassFailure();
-    }
-    if (cfg.mode == ScaleMode::Dynamic &&
-        (initScale < minScale || initScale > maxScale)) {
-      emitError(module.getLoc(), "amp-loss-scaling: init-scale ")
-          << initScale << " lies outside [min-scale, max-scale] = [" << minScale
-          << ", " << maxScale << "]";
-      return signalPassFailure();
+      break;
+    case LossScaleMode::Auto:
+    case LossScaleMode::None:
+      cfg.mode = ScaleMode::None;
+      break;
     }
     if (cfg.mode == ScaleMode::None)
       return;

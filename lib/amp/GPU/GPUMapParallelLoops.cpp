@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/GPU/Passes.h"
 
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_GPUMAPPARALLELLOOPS
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/GPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/Contraction.h"
-#include "amp/Transforms/Passes.h"
+#include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUTILECONTRACTIONS
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/CPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

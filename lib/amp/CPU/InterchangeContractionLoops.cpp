@@ -1,6 +1,6 @@
 //===- InterchangeContractionLoops.cpp - CPU loop order for contractions --===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -9,7 +9,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_INTERCHANGECONTRACTIONLOOPS
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/CPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

@@ -1,13 +1,13 @@
 //===- CheckLLVMLowering.cpp - amp-check-llvm-lowering --------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CHECKLLVMLOWERING
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/CPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

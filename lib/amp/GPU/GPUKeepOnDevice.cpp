@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/GPU/Passes.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/PatternMatch.h"
@@ -18,7 +18,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_GPUKEEPONDEVICE
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/GPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

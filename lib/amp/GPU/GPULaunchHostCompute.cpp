@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/GPU/Passes.h"
 
 #include "GPUPreconditions.h"
 
@@ -16,7 +16,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_GPULAUNCHHOSTCOMPUTE
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/GPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

@@ -5,14 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/GPU/Passes.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_GPUPARALLELDIMSOUTER
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/GPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

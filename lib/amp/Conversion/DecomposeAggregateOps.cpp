@@ -1,6 +1,6 @@
 //===- DecomposeAggregateOps.cpp - amp-decompose-aggregate-ops ------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/Conversion/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_DECOMPOSEAGGREGATEOPS
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/Conversion/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

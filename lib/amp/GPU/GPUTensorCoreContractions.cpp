@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/Contraction.h"
-#include "amp/Transforms/Passes.h"
+#include "amp/GPU/Passes.h"
 
 #include "mlir/Conversion/VectorToGPU/VectorToGPU.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -23,7 +23,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_GPUTENSORCORECONTRACTIONS
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/GPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

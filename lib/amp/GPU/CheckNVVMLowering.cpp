@@ -1,6 +1,6 @@
 //===- CheckNVVMLowering.cpp - amp-check-nvvm-lowering --------------------===//
 
-#include "amp/Transforms/Passes.h"
+#include "amp/GPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -8,7 +8,7 @@
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CHECKNVVMLOWERING
-#include "amp/Transforms/Passes.h.inc"
+#include "amp/GPU/Passes.h.inc"
 } // namespace mlir::amp
 
 using namespace mlir;

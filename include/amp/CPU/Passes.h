@@ -1,0 +1,30 @@
+//===- Passes.h - amp CPU lowering passes -----------------------*- C++ -*-===//
+//
+// Pass declarations generated from CPU/Passes.td (see there, or
+// docs/passes.md, for each pass's contract and options).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_CPU_PASSES_H
+#define AMP_CPU_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::amp {
+
+#define GEN_PASS_DECL
+#include "amp/CPU/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "amp/CPU/Passes.h.inc"
+
+} // namespace mlir::amp
+
+#endif // AMP_CPU_PASSES_H

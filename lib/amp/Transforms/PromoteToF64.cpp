@@ -1,0 +1,145 @@
+//===- PromoteToF64.cpp - amp-promote-to-f64 ------------------------------===//
+//
+// Every f32 element type of a module's functions becomes f64 (see
+// Passes.td). Upstream ops are generic over their float type, so retyping
+// values, block arguments and float attributes in place is enough; the only
+// ops that change meaning are casts between f32 and f64, which disappear.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_PROMOTETOF64
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+
+/// `type` with every f32 (as a scalar or an element type) made f64.
+static Type promote(Type type) {
+  MLIRContext *ctx = type.getContext();
+  if (type.isF32())
+    return Float64Type::get(ctx);
+  if (auto shaped = dyn_cast<ShapedType>(type);
+      shaped && shaped.getElementType().isF32())
+    return shaped.clone(Float64Type::get(ctx));
+  if (auto fn = dyn_cast<FunctionType>(type)) {
+    SmallVector<Type> inputs, results;
+    for (Type t : fn.getInputs())
+      inputs.push_back(promote(t));
+    for (Type t : fn.getResults())
+      results.push_back(promote(t));
+    return FunctionType::get(ctx, inputs, results);
+  }
+  return type;
+}
+
+/// `attr` with f32 values and types made f64; null (and an error on `op`)
+/// when a resource blob cannot be read.
+static Attribute promote(Attribute attr, Operation *op) {
+  if (auto f = dyn_cast<FloatAttr>(attr); f && f.getType().isF32())
+    return FloatAttr::get(Float64Type::get(attr.getContext()),
+                          f.getValueAsDouble());
+  if (auto t = dyn_cast<TypeAttr>(attr))
+    return TypeAttr::get(promote(t.getValue()));
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr);
+      dense && dense.getElementType().isF32()) {
+    SmallVector<double> values;
+    for (APFloat v : dense.getValues<APFloat>())
+      values.push_back(v.convertToFloat());
+    return DenseElementsAttr::get(cast<ShapedType>(promote(dense.getType())),
+                                  ArrayRef<double>(values));
+  }
+  if (auto resource = dyn_cast<DenseF32ResourceElementsAttr>(attr)) {
+    std::optional<ArrayRef<float>> data = resource.tryGetAsArrayRef();
+    if (!data) {
+      op->emitError("amp-promote-to-f64: the dense_resource blob '")
+          << resource.getRawHandle().getKey()
+          << "' is elided or unavailable; its values cannot be promoted to "
+             "f64 (print the model with its weights)";
+      return nullptr;
+    }
+    SmallVector<double> values(data->begin(), data->end());
+    return DenseElementsAttr::get(cast<ShapedType>(promote(resource.getType())),
+                                  ArrayRef<double>(values));
+  }
+  if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    SmallVector<NamedAttribute> entries;
+    for (NamedAttribute entry : dict) {
+      Attribute value = promote(entry.getValue(), op);
+      if (!value)
+        return nullptr;
+      entries.push_back({entry.getName(), value});
+    }
+    return DictionaryAttr::get(attr.getContext(), entries);
+  }
+  return attr;
+}
+
+namespace {
+struct PromoteToF64Pass : amp::impl::PromoteToF64Base<PromoteToF64Pass> {
+  void runOnOperation() override {
+    // Only func.func bodies are retyped: the other function-like ops (e.g.
+    // llvm.func) keep their own signature types.
+    for (Operation &top : getOperation().getBody()->getOperations())
+      if (!isa<func::FuncOp>(top) && top.getNumRegions() > 0) {
+        top.emitError("amp-promote-to-f64: '")
+            << top.getName()
+            << "' is not a func.func; the pass retypes func.func only";
+        return signalPassFailure();
+      }
+    bool failed = false;
+    getOperation().walk([&](Operation *op) {
+      if (op->getDialect() && isa<amp::AmpDialect>(op->getDialect())) {
+        op->emitError("amp-promote-to-f64: '")
+            << op->getName()
+            << "' is typed f32; lower the amp ops first "
+               "(amp-lower-to-standard)";
+        failed = true;
+        return WalkResult::interrupt();
+      }
+      if (auto cast = dyn_cast<arith::BitcastOp>(op);
+          cast && (getElementTypeOrSelf(cast.getIn().getType()).isF32() ||
+                   getElementTypeOrSelf(cast.getType()).isF32())) {
+        op->emitError("amp-promote-to-f64: a bitcast of an f32 value has no "
+                      "f64 meaning");
+        failed = true;
+        return WalkResult::interrupt();
+      }
+      for (Value result : op->getResults())
+        result.setType(promote(result.getType()));
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(promote(arg.getType()));
+      SmallVector<NamedAttribute> attrs(op->getAttrs());
+      for (NamedAttribute attr : attrs) {
+        Attribute promoted = promote(attr.getValue(), op);
+        if (!promoted) {
+          failed = true;
+          return WalkResult::interrupt();
+        }
+        if (promoted != attr.getValue())
+          op->setAttr(attr.getName(), promoted);
+      }
+      return WalkResult::advance();
+    });
+    if (failed)
+      return signalPassFailure();
+    // f32 <-> f64 casts are now f64 -> f64.
+    getOperation().walk([](Operation *op) {
+      if (isa<arith::ExtFOp, arith::TruncFOp>(op) &&
+          op->getOperand(0).getType() == op->getResult(0).getType()) {
+        op->getResult(0).replaceAllUsesWith(op->getOperand(0));
+        op->erase();
+      }
+    });
+  }
+};
+} // namespace
