@@ -15,7 +15,7 @@
 
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Runtime/GpuTrainer.h"
+#include "amp/Runtime/CudaBackend.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"

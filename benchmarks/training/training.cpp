@@ -28,8 +28,10 @@
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Runtime/Batches.h"
+#include "amp/Runtime/BoundStep.h"
 #include "amp/Runtime/IdxDataset.h"
-#include "amp/Runtime/JitModule.h"
+#include "amp/Support/Diagnostics.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/MLIRContext.h"
@@ -274,7 +276,7 @@ static void irFigures(MLIRContext &ctx, const Config &cfg) {
     // 1. Casts per op after amp-mixed-precision (f16 + dynamic).
     OpCounts before = countOps(original);
     OwningOpRef<ModuleOp> mp(cast<ModuleOp>((*module)->clone()));
-    MixedPrecisionOptions opts; // f16 + dynamic are the defaults
+    MixedPrecisionConfig opts; // f16 + dynamic (auto) are the defaults
     if (!runPasses(*mp, [&](PassManager &pm) {
           buildMixedPrecisionPipeline(pm, opts);
         })) {
@@ -301,7 +303,7 @@ static void irFigures(MLIRContext &ctx, const Config &cfg) {
             pm.addPass(createVerifyTrainingStep());
             if (autocast) {
               AutocastOptions a;
-              a.precision = "f16";
+              a.precision = Precision::F16;
               pm.addPass(createAutocast(a));
             }
             pm.addPass(createCanonicalizerPass());
@@ -459,124 +461,70 @@ struct BlasStep {
 } // namespace
 
 namespace {
-/// One precision's JIT-compiled training step with its own state, driven
-/// like amp-run drives it (same init, state carried result -> argument).
-struct JitStep {
+/// One precision's training step, bound and driven through the training
+/// driver's public API (BoundStep: amp-run's init and state carrying).
+struct TimedStep {
   std::string name;
-  std::unique_ptr<runtime::JitModule> jit;
-  std::string fnName;
-  std::vector<std::unique_ptr<runtime::HostTensor>> args, results;
-  unsigned input = 0, label = 0, loss = 0;
-  std::vector<std::pair<unsigned, unsigned>> updates; // (arg, result)
+  std::unique_ptr<runtime::BoundStep> step;
   std::vector<double> stepMs;
   double lossSum = 0;
   int64_t skipped = 0;
-  std::optional<unsigned> foundInf;
 };
 } // namespace
 
-static std::unique_ptr<JitStep> compileStep(ModuleOp module, const char *name,
-                                            const char *precision,
-                                            const char *lossScale) {
-  auto s = std::make_unique<JitStep>();
+static std::unique_ptr<TimedStep>
+compileStep(ModuleOp module, runtime::Backend &backend, const char *name,
+            Precision precision, LossScaleMode lossScale) {
+  auto s = std::make_unique<TimedStep>();
   s->name = name;
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   for (auto fn : llvm::make_early_inc_range(work->getOps<func::FuncOp>()))
     if (!fn->hasAttr(kTrainStepAttr))
       fn.erase(); // only the training step is timed
-  MixedPrecisionOptions mp;
+  MixedPrecisionConfig mp;
   mp.precision = precision;
   mp.lossScale = lossScale;
-  if (!runPasses(*work,
-                 [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); }))
+  if (llvm::Error err = runPipeline(
+          *work,
+          [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
+          "amp-mixed-precision")) {
+    llvm::errs() << llvm::toString(std::move(err)) << "\n";
     return nullptr;
-  func::FuncOp fn = trainStepOf(*work);
-  FailureOr<TrainingStep> step = TrainingStep::analyze(fn, false);
-  if (failed(step))
+  }
+  auto bound = runtime::BoundStep::create(*work, backend, /*batch=*/0);
+  if (!bound) {
+    llvm::errs() << llvm::toString(bound.takeError()) << "\n";
     return nullptr;
-  auto make = [](TypeRange types,
-                 std::vector<std::unique_ptr<runtime::HostTensor>> &out) {
-    for (Type t : types) {
-      auto spec = runtime::TensorSpec::fromType(t);
-      if (!spec) {
-        llvm::errs() << llvm::toString(spec.takeError()) << "\n";
-        return false;
-      }
-      out.push_back(std::make_unique<runtime::HostTensor>(*spec));
-    }
-    return true;
-  };
-  if (!make(fn.getArgumentTypes(), s->args) ||
-      !make(fn.getResultTypes(), s->results))
-    return nullptr;
-  s->input = step->input;
-  s->label = step->label;
-  s->loss = step->lossResult;
-  s->foundInf = step->foundInfResult;
-  for (auto [a, r] : step->updateOfArg)
-    s->updates.push_back({a, r});
+  }
+  s->step = std::move(*bound);
   // amp-run's initial state: nn.Linear-style weights, zero biases and
   // optimizer state, the loss scale at its initial value (2^15).
   std::mt19937_64 rng(0);
-  for (unsigned p : step->params) {
-    runtime::HostTensor &t = *s->args[p];
-    const auto &shape = t.spec().shape;
-    if (shape.size() < 2)
-      continue;
-    int64_t fanIn = 1;
-    for (size_t i = 0; i + 1 < shape.size(); ++i)
-      fanIn *= shape[i];
-    float bound = 1.0f / std::sqrt(static_cast<float>(fanIn));
-    std::uniform_real_distribution<float> d(-bound, bound);
-    for (int64_t i = 0; i < t.spec().numElements(); ++i)
-      t.as<float>()[i] = d(rng);
-  }
-  if (auto scale = step->argWithRole(ArgRole::LossScale))
-    s->args[*scale]->as<float>()[0] = static_cast<float>(mp.initScale);
-  s->fnName = fn.getSymName().str();
-  auto jit = runtime::JitModule::compile(*work, {s->fnName});
-  if (!jit) {
-    llvm::errs() << llvm::toString(jit.takeError()) << "\n";
-    return nullptr;
-  }
-  s->jit = std::move(*jit);
+  s->step->resetState(rng, mp.initScale);
   return s;
 }
 
 /// One training step on examples `order[first, first + B)`; records its time.
-static bool runStep(JitStep &s, const runtime::Dataset &ds,
+static bool runStep(TimedStep &s, const runtime::Dataset &ds,
                     const std::vector<int64_t> &order, int64_t first) {
-  runtime::HostTensor &x = *s.args[s.input], &y = *s.args[s.label];
-  int64_t batch = x.spec().shape[0];
-  for (int64_t b = 0; b < batch; ++b) {
-    int64_t e = order[(first + b) % order.size()];
-    std::memcpy(x.as<float>() + b * ds.exampleSize,
-                ds.images.data() + e * ds.exampleSize,
-                sizeof(float) * ds.exampleSize);
-    if (y.spec().kind == runtime::ElementKind::I32)
-      y.as<int32_t>()[b] = ds.labels[e];
-    else
-      y.as<int64_t>()[b] = ds.labels[e];
-  }
-  std::vector<runtime::HostTensor *> buffers;
-  buffers.reserve(s.args.size() + s.results.size());
-  for (auto &t : s.args)
-    buffers.push_back(t.get());
-  for (auto &t : s.results)
-    buffers.push_back(t.get());
+  runtime::BoundStep &step = *s.step;
+  const runtime::StepLayout &layout = step.layout();
+  runtime::fillBatch(ds, order, first, layout.batch,
+                     step.arg(layout.input).host(),
+                     &step.arg(layout.label).host());
   auto t0 = std::chrono::steady_clock::now();
-  if (auto err = s.jit->invoke(s.fnName, buffers)) {
+  if (auto err = step.run()) {
     llvm::errs() << s.name << ": " << llvm::toString(std::move(err)) << "\n";
     return false;
   }
   s.stepMs.push_back(std::chrono::duration<double, std::milli>(
                          std::chrono::steady_clock::now() - t0)
                          .count());
-  s.lossSum += s.results[s.loss]->as<float>()[0];
-  if (s.foundInf && s.results[*s.foundInf]->as<uint8_t>()[0])
+  s.lossSum += step.result(layout.lossResult).readScalar<float>();
+  if (layout.foundInfResult &&
+      step.result(*layout.foundInfResult).readScalar<uint8_t>())
     ++s.skipped;
-  for (auto [a, r] : s.updates)
-    std::swap(s.args[a], s.results[r]);
+  step.carry();
   return true;
 }
 
@@ -612,18 +560,25 @@ static void speedFigures(MLIRContext &ctx, const Config &cfg) {
   std::mt19937_64 rng(0);
   std::shuffle(order.begin(), order.end(), rng);
 
-  const char *specs[3][3] = {{"f32", "f32", "none"},
-                             {"f16+dynamic", "f16", "dynamic"},
-                             {"bf16", "bf16", "none"}};
-  std::vector<std::unique_ptr<JitStep>> steps;
-  for (auto &sp : specs) {
+  struct Spec {
+    const char *name;
+    Precision precision;
+    LossScaleMode lossScale;
+  };
+  const Spec specs[] = {{"f32", Precision::F32, LossScaleMode::None},
+                        {"f16+dynamic", Precision::F16, LossScaleMode::Dynamic},
+                        {"bf16", Precision::BF16, LossScaleMode::None}};
+  std::unique_ptr<runtime::Backend> cpu = runtime::createCpuBackend();
+  std::vector<std::unique_ptr<TimedStep>> steps;
+  for (const Spec &sp : specs) {
     auto t0 = std::chrono::steady_clock::now();
-    steps.push_back(compileStep(*module, sp[0], sp[1], sp[2]));
+    steps.push_back(
+        compileStep(*module, *cpu, sp.name, sp.precision, sp.lossScale));
     if (!steps.back()) {
-      llvm::errs() << sp[0] << ": compiling the step failed\n";
+      llvm::errs() << sp.name << ": compiling the step failed\n";
       return;
     }
-    llvm::outs() << sp[0] << ": compiled in "
+    llvm::outs() << sp.name << ": compiled in "
                  << llvm::format("%.2f",
                                  std::chrono::duration<double>(
                                      std::chrono::steady_clock::now() - t0)
@@ -639,7 +594,7 @@ static void speedFigures(MLIRContext &ctx, const Config &cfg) {
   int64_t batch = kB;
   for (int64_t s = 0; s < cfg.steps + kWarmup; ++s) {
     for (size_t k = 0; k < steps.size(); ++k) {
-      JitStep &st = *steps[(s + k) % steps.size()];
+      TimedStep &st = *steps[(s + k) % steps.size()];
       if (!runStep(st, *data, order, s * batch))
         return;
     }

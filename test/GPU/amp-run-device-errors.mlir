@@ -6,4 +6,4 @@
 // CHECK: amp-run: --device=cuda: {{(this build has no CUDA support|cannot load the CUDA runtime|no usable CUDA device)}}
 // CHECK-NOT: loading
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --device=tpu 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: amp-run: --device must be cpu or cuda
+// BAD: amp-run: --device=tpu: must be cpu or cuda

@@ -32,7 +32,7 @@
 // RUN: wc -l < %t.csvdir/floor.csv | FileCheck %s --check-prefix=LINES
 // LINES: 4
 // RUN: not amp-run %S/Inputs/always-overflow.mlir --run=f32+dynamic --init-scale=4 --min-scale=8 --csv=%t.csvdir/bad.csv 2>&1 | FileCheck %s --check-prefix=BEFORE
-// BEFORE: init-scale 4.000000e+00 lies outside [min-scale, max-scale]
+// BEFORE: amp-run: --init-scale=4: lies outside [min-scale, max-scale] = [8, 1.67772e+07]
 // RUN: ls %t.csvdir | FileCheck %s --check-prefix=FILES
 // FILES-NOT: bad.csv
 // FILES: floor.csv

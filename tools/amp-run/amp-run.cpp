@@ -1,19 +1,23 @@
 //===- amp-run.cpp - train an MLIR training step, fp32 vs mixed precision -===//
 //
-// Parses a module with an `amp.train_step` function (docs/training-step.md),
-// and for each requested run (precision + loss-scale mode) rewrites it with
-// amp-mixed-precision, JIT-compiles it for the CPU and trains it on the
-// IDX dataset. Prints one table row per run.
+// Parses a module with an `amp.train_step` function (docs/training-step.md)
+// and, for each requested run (precision + loss-scale mode), trains it with
+// the training driver (amp/Runtime/Trainer.h) on the CPU or a CUDA GPU on
+// the IDX dataset, then prints one table row per run. Everything a run can
+// be refused for is checked before the data is loaded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/InitAll.h"
-#include "amp/Runtime/GpuTrainer.h"
+#include "amp/Runtime/CudaBackend.h"
+#include "amp/Runtime/GradientCheck.h"
 #include "amp/Runtime/IdxDataset.h"
+#include "amp/Runtime/SyntheticData.h"
 #include "amp/Runtime/Trainer.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -21,7 +25,13 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <cstdio>
+#include <deque>
+
+#ifndef AMP_VERSION
+#define AMP_VERSION "unknown"
+#endif
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -29,171 +39,388 @@ namespace runtime = mlir::amp::runtime;
 
 static cl::OptionCategory ampRunCategory("amp-run options");
 
+/// Descriptions with their defaults appended; cl::desc keeps a StringRef.
+static llvm::StringRef withDefault(llvm::StringRef desc,
+                                   const std::string &value) {
+  static std::deque<std::string> storage;
+  storage.push_back((desc + " (default: " + value + ")").str());
+  return storage.back();
+}
+static std::string defaultText(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", v);
+  return text;
+}
+static std::string defaultText(int v) { return std::to_string(v); }
+static std::string defaultText(int64_t v) { return std::to_string(v); }
+static std::string defaultText(uint64_t v) { return std::to_string(v); }
+static std::string defaultText(bool v) { return v ? "true" : "false"; }
+static std::string defaultText(const std::string &v) {
+  return v.empty() ? "none" : v;
+}
+
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<training step .mlir>"),
                                       cl::Required, cl::cat(ampRunCategory));
 static cl::list<std::string>
     runs("run",
-         cl::desc("A run: <precision>[+<loss-scale>], precision f32|f16|bf16, "
-                  "loss-scale dynamic|static|none (default none). Repeat or "
+         cl::desc("A run: <precision>[+<loss-scale>], precision f32|f16|bf16 "
+                  "(amp-mixed-precision precision=), loss-scale "
+                  "dynamic|static|none (loss-scale=; default none). Repeat or "
                   "comma-separate for several runs (default: f16+dynamic)"),
          cl::CommaSeparated, cl::cat(ampRunCategory));
-static cl::opt<int> epochs("epochs", cl::desc("Training epochs"), cl::init(1),
-                           cl::cat(ampRunCategory));
+static cl::opt<int>
+    epochs("epochs", cl::desc(withDefault("Training epochs", defaultText(1))),
+           cl::init(1), cl::cat(ampRunCategory));
 static cl::opt<int64_t>
     batchSize("batch-size",
-              cl::desc("Batch size when the input's batch dimension is "
-                       "dynamic"),
+              cl::desc("Batch size when the input's batch dimension is dynamic "
+                       "(default: the step's static batch size)"),
               cl::init(0), cl::cat(ampRunCategory));
-static cl::opt<int64_t> maxSteps("max-steps",
-                                 cl::desc("Limit steps per epoch (0: all)"),
-                                 cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<int64_t> maxSteps(
+    "max-steps",
+    cl::desc(withDefault("Limit steps per epoch (0: all)", defaultText(0))),
+    cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<std::string> dataSource(
+    "data",
+    cl::desc("Training data: fashion-mnist (Debian's IDX files, --data-dir) "
+             "or synthetic (seeded U[0, 1) inputs of the step's own shape, "
+             "uniform labels; for throughput and other input shapes) "
+             "(default: fashion-mnist)"),
+    cl::init("fashion-mnist"), cl::cat(ampRunCategory));
+static cl::opt<int64_t> syntheticExamples(
+    "synthetic-examples",
+    cl::desc("--data=synthetic: training examples (default: 64 batches); the "
+             "test set has a quarter as many"),
+    cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<int> classes(
+    "classes",
+    cl::desc("--data=synthetic: label classes (default: the eval step's "
+             "logits, else 10)"),
+    cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<bool> checkGradientsFlag(
+    "check-gradients",
+    cl::desc("Instead of training: compare the step's backward (its amp.grad "
+             "gradients) with central finite differences of its own loss, "
+             "in f64, on the largest and a few random elements of every "
+             "parameter, from the initial state on the first batch; prints "
+             "the worst relative error, exit 1 above "
+             "--check-gradients-tolerance"),
+    cl::init(false), cl::cat(ampRunCategory));
+static cl::opt<double> checkGradientsTolerance(
+    "check-gradients-tolerance",
+    cl::desc(withDefault("Largest relative error --check-gradients accepts",
+                         "1e-05")),
+    cl::init(1e-5), cl::cat(ampRunCategory));
 static cl::opt<std::string>
     dataDir("data-dir",
             cl::desc("Directory with the IDX .gz files (default: "
                      "$AMP_DATA_DIR, else Debian's "
                      "/usr/share/datasets/fashion-mnist)"),
             cl::init(""), cl::cat(ampRunCategory));
-static cl::opt<std::string> csvPath("csv", cl::desc("Write per-step CSV here"),
-                                    cl::init(""), cl::cat(ampRunCategory));
-static cl::opt<double> initScale("init-scale",
-                                 cl::desc("Initial (dynamic) or fixed "
-                                          "(static) loss scale"),
-                                 cl::init(32768.0), cl::cat(ampRunCategory));
-static cl::opt<int> growthInterval("growth-interval",
-                                   cl::desc("Clean steps before the loss "
-                                            "scale doubles"),
-                                   cl::init(2000), cl::cat(ampRunCategory));
-static cl::opt<int> hysteresis("hysteresis",
-                               cl::desc("Overflowing steps before the loss "
-                                        "scale backs off (1 = PyTorch)"),
-                               cl::init(1), cl::cat(ampRunCategory));
-static cl::opt<double> minScale("min-scale",
-                                cl::desc("Floor of the dynamic loss scale; "
-                                         "training stops when a step at the "
-                                         "floor overflows (default 2^-24)"),
-                                cl::init(5.9604644775390625e-08),
-                                cl::cat(ampRunCategory));
-static cl::opt<double> maxScale("max-scale",
-                                cl::desc("Cap of the dynamic loss scale "
-                                         "(default 2^24)"),
-                                cl::init(16777216.0), cl::cat(ampRunCategory));
-static cl::opt<bool> underflowStats(
-    "underflow-stats",
-    cl::desc("Count backward values that round to zero/subnormal in f16 "
-             "(bf16 for bf16 runs) and print the fraction per run"),
-    cl::init(false), cl::cat(ampRunCategory));
-static cl::opt<uint64_t> seed("seed", cl::desc("Init and shuffle seed"),
-                              cl::init(0), cl::cat(ampRunCategory));
-
-static bool parseRun(StringRef spec, runtime::TrainOptions &o) {
-  auto [prec, scale] = spec.split('+');
-  if (prec != "f32" && prec != "f16" && prec != "bf16")
-    return false;
-  if (!scale.empty() && scale != "dynamic" && scale != "static" &&
-      scale != "none")
-    return false;
-  o.precision = prec.str();
-  o.lossScale = scale.empty() ? "none" : scale.str();
-  return true;
-}
-
-/// bf16 has fp32's exponent range: gradients do not underflow and loss
-/// scaling only costs a check (shared REFERENCE.md; PyTorch's GradScaler is
-/// for fp16 only).
-static bool isBf16WithLossScaling(const runtime::TrainOptions &o) {
-  return o.precision == "bf16" && o.lossScale != "none";
-}
-
+static cl::opt<std::string>
+    csvPath("csv",
+            cl::desc("Write per-step CSV here (one file P.<run>.csv per run, "
+                     "or P itself for a single run; default: none)"),
+            cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<uint64_t>
+    seed("seed", cl::desc(withDefault("Parameter init and shuffle seed", "0")),
+         cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<int> seeds(
+    "seeds",
+    cl::desc(withDefault("Train every run this many times, with seeds --seed, "
+                         "--seed + 1, ...; the table shows the mean and the "
+                         "sample standard deviation of the test accuracy "
+                         "('acc sd') over them",
+                         "1")),
+    cl::init(1), cl::cat(ampRunCategory));
+static cl::opt<bool> progress(
+    "progress",
+    cl::desc(withDefault("Progress within an epoch: a live line on a "
+                         "terminal, else a line every --progress-seconds",
+                         "true")),
+    cl::init(true), cl::cat(ampRunCategory));
+static cl::opt<double> progressSeconds(
+    "progress-seconds",
+    cl::desc(withDefault("Seconds between progress lines when the output is "
+                         "not a terminal (0: none)",
+                         "15")),
+    cl::init(15), cl::cat(ampRunCategory));
 static cl::opt<std::string>
     device("device",
            cl::desc("Where to train: cpu (JIT) or cuda (amp-lower-to-nvvm, "
-                    "docs/gpu.md)"),
+                    "docs/gpu.md) (default: cpu)"),
            cl::init("cpu"), cl::cat(ampRunCategory));
-
 static cl::opt<bool> tensorCores(
     "tensor-cores",
-    cl::desc(
+    cl::desc(withDefault(
         "--device=cuda: f16/bf16 contractions with f32 accumulation on Tensor "
-        "Cores (mma.sync) on sm_80 and newer; false keeps them one "
-        "thread per output (amp-lower-to-nvvm tensor-cores=)"),
+        "Cores (mma.sync) on sm_80 and newer; false keeps them one thread per "
+        "output (amp-lower-to-nvvm tensor-cores=)",
+        "true")),
     cl::init(true), cl::cat(ampRunCategory));
+
+// The rewrite's options, one flag per option of amp-mixed-precision with the
+// same name (amp/Support/MixedPrecisionConfig.h); precision and loss-scale
+// are given per run by --run.
+#define AMP_RUN_SKIP(TYPE, FIELD, NAME, DEFAULT, DESC)
+#define AMP_RUN_FLAG(TYPE, FIELD, NAME, DEFAULT, DESC)                         \
+  static cl::opt<TYPE> FIELD##Flag(                                            \
+      NAME, cl::desc(withDefault(DESC, defaultText(TYPE(DEFAULT)))),           \
+      cl::init(DEFAULT), cl::cat(ampRunCategory));
+#define AMP_RUN_LIST(TYPE, FIELD, NAME, DESC)                                  \
+  static cl::list<TYPE> FIELD##Flag(NAME, cl::desc(DESC), cl::CommaSeparated,  \
+                                    cl::cat(ampRunCategory));
+AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_SKIP, AMP_RUN_FLAG, AMP_RUN_LIST)
+#undef AMP_RUN_SKIP
+#undef AMP_RUN_FLAG
+#undef AMP_RUN_LIST
+
+/// The rewrite's options from the flags, for a run of `precision`/`mode`.
+static amp::MixedPrecisionConfig rewriteOptions(amp::Precision precision,
+                                                amp::LossScaleMode mode) {
+  amp::MixedPrecisionConfig config;
+#define AMP_RUN_SET(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
+  config.FIELD = FIELD##Flag;
+#define AMP_RUN_SET_LIST(TYPE, FIELD, NAME, DESC)                              \
+  config.FIELD.assign(FIELD##Flag.begin(), FIELD##Flag.end());
+#define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
+  AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_SET, AMP_RUN_SET_LIST)
+#undef AMP_RUN_SET
+#undef AMP_RUN_SET_LIST
+#undef AMP_RUN_NONE
+  config.precision = precision;
+  config.lossScale = mode;
+  return config;
+}
+
+/// "<precision>[+<loss-scale>]"; an error names what is wrong.
+static llvm::Expected<runtime::TrainOptions> parseRun(llvm::StringRef spec) {
+  auto [prec, scale] = spec.split('+');
+  std::optional<amp::Precision> precision = amp::parsePrecision(prec);
+  if (!precision)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   amp::describeBadPrecision(prec));
+  std::optional<amp::LossScaleMode> mode =
+      scale.empty() ? amp::LossScaleMode::None : amp::parseLossScaleMode(scale);
+  if (!mode || *mode == amp::LossScaleMode::Auto)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        mode ? std::string("'auto' is not a loss-scale mode of a run "
+                           "(dynamic, static or none)")
+             : amp::describeBadLossScaleMode(scale));
+  runtime::TrainOptions o;
+  o.rewrite = rewriteOptions(*precision, *mode);
+  o.epochs = epochs;
+  o.batchSize = batchSize;
+  o.maxStepsPerEpoch = maxSteps;
+  o.seed = seed;
+  o.progress = progress;
+  o.progressSeconds = progressSeconds;
+  return o;
+}
+
+/// A run over its seeds.
+struct RunSeries {
+  std::vector<runtime::RunResult> seeds; ///< one result per seed, in order
+  runtime::RunResult mean() const {
+    runtime::RunResult m = seeds.front();
+    auto avg = [&](auto field) {
+      double sum = 0;
+      for (const runtime::RunResult &r : seeds)
+        sum += static_cast<double>(r.*field);
+      return sum / static_cast<double>(seeds.size());
+    };
+    m.finalTrainLoss = avg(&runtime::RunResult::finalTrainLoss);
+    m.testAccuracy = avg(&runtime::RunResult::testAccuracy);
+    m.finalLossScale = avg(&runtime::RunResult::finalLossScale);
+    m.skippedSteps = static_cast<int64_t>(
+        std::llround(avg(&runtime::RunResult::skippedSteps)));
+    m.msPerStep = avg(&runtime::RunResult::msPerStep);
+    for (const runtime::RunResult &r : llvm::drop_begin(seeds)) {
+      m.underflowFlushed += r.underflowFlushed;
+      m.underflowTotal += r.underflowTotal;
+    }
+    return m;
+  }
+  /// Sample standard deviation of the test accuracy (0 for one seed).
+  double accuracySd() const {
+    if (seeds.size() < 2)
+      return 0;
+    double mean = this->mean().testAccuracy, sum = 0;
+    for (const runtime::RunResult &r : seeds)
+      sum += (r.testAccuracy - mean) * (r.testAccuracy - mean);
+    return std::sqrt(sum / static_cast<double>(seeds.size() - 1));
+  }
+};
+
+/// The table: one row per finished run (the mean over its seeds).
+static void printTable(const std::vector<RunSeries> &series) {
+  bool spread = seeds > 1;
+  llvm::outs() << "\n"
+               << llvm::format("%-16s %12s %10s", "run", "train loss",
+                               "test acc");
+  if (spread)
+    llvm::outs() << llvm::format(" %8s", "acc sd");
+  llvm::outs() << llvm::format(" %12s %8s %8s %10s\n", "loss scale", "skipped",
+                               "steps", "ms/step");
+  for (const RunSeries &s : series) {
+    runtime::RunResult r = s.mean();
+    char scaleText[32] = "-";
+    if (r.finalLossScale > 0)
+      std::snprintf(scaleText, sizeof(scaleText), "%g", r.finalLossScale);
+    std::string acc = r.testAccuracy >= 0
+                          ? llvm::formatv("{0:F4}", r.testAccuracy).str()
+                          : "-";
+    llvm::outs() << llvm::format("%-16s %12.4f %10s", r.name.c_str(),
+                                 r.finalTrainLoss, acc.c_str());
+    if (spread)
+      llvm::outs() << llvm::format(
+          " %8s", r.testAccuracy >= 0
+                      ? llvm::formatv("{0:F4}", s.accuracySd()).str().c_str()
+                      : "-");
+    llvm::outs() << llvm::format(" %12s %8lld %8lld %10.2f\n", scaleText,
+                                 (long long)r.skippedSteps, (long long)r.steps,
+                                 r.msPerStep);
+  }
+  if (spread)
+    llvm::outs() << "(means over " << seeds
+                 << " seeds: --seed=" << seed.getValue() << " to "
+                 << seed + seeds - 1 << ")\n";
+  if (underflowStatsFlag) {
+    llvm::outs() << "\nbackward values flushed to zero/subnormal when "
+                    "rounded to f16 (bf16 for bf16 runs), whole run:\n";
+    for (const RunSeries &s : series) {
+      runtime::RunResult r = s.mean();
+      llvm::outs() << llvm::format(
+          "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
+          (long long)r.underflowFlushed, (long long)r.underflowTotal,
+          r.underflowTotal
+              ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
+              : 0.0);
+    }
+  }
+  llvm::outs().flush();
+}
+
+static int fail(const llvm::Twine &message) {
+  llvm::outs().flush();
+  llvm::errs() << "amp-run: " << message << "\n";
+  return 1;
+}
+
+/// --check-gradients: one table line per parameter, the verdict, 0 or 1.
+static int checkGradients(ModuleOp module, runtime::Backend &backend,
+                          const runtime::Dataset &data) {
+  runtime::GradientCheckOptions options;
+  options.seed = seed;
+  options.batchSize = batchSize;
+  llvm::outs() << "amp-run: gradient check (f64, central differences, h = "
+               << llvm::format("%g", options.relativeStep)
+               << " x max(1, |w|), the " << options.largest << " largest and "
+               << options.random
+               << " random elements of every parameter; a difference "
+                  "within the quotient's rounding noise counts as 0)\n";
+  auto result = runtime::checkGradients(module, options, backend, data);
+  if (!result)
+    return fail("--check-gradients: " + llvm::toString(result.takeError()));
+  llvm::outs() << llvm::format("%-10s %-20s %8s %14s %14s %14s\n", "argument",
+                               "parameter", "elements", "worst rel err",
+                               "backward", "finite diff");
+  for (const runtime::ParameterCheck &p : result->params)
+    llvm::outs() << llvm::format(
+        "#%-9u %-20s %8lld %14.3e %14.6e %14.6e\n", p.argument, p.type.c_str(),
+        (long long)p.checked, p.worstError, p.analytic, p.numeric);
+  double worst = result->worstError();
+  bool passed = worst <= checkGradientsTolerance;
+  llvm::outs() << "loss " << llvm::format("%.6f", result->loss)
+               << ", worst relative error " << llvm::format("%.3e", worst)
+               << " (tolerance "
+               << llvm::format("%g", checkGradientsTolerance.getValue())
+               << "): " << (passed ? "passed" : "FAILED") << "\n";
+  llvm::outs().flush();
+  if (!passed)
+    llvm::errs() << "amp-run: --check-gradients: the backward differs from "
+                    "the finite differences of the loss (worst relative "
+                    "error "
+                 << llvm::format("%.3e", worst) << ")\n";
+  return passed ? 0 : 1;
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(ampRunCategory);
+  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "amp-mlir " << AMP_VERSION << " (amp-run), built with LLVM/MLIR "
+       << LLVM_VERSION_STRING << "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "amp-run: train an MLIR training step in fp32 and mixed precision\n");
 
+  // 1. Options, every run's, before anything is loaded.
   std::vector<std::string> runSpecs(runs.begin(), runs.end());
   if (runSpecs.empty())
     runSpecs.push_back("f16+dynamic");
+  if (batchSize.getNumOccurrences() && batchSize < 1)
+    return fail("--batch-size=" + llvm::Twine(batchSize) + ": must be >= 1");
+  if (epochs < 1)
+    return fail("--epochs=" + llvm::Twine(epochs) + ": must be >= 1");
+  if (maxSteps < 0)
+    return fail("--max-steps=" + llvm::Twine(maxSteps) +
+                ": must be >= 0 (0: every batch)");
+  if (seeds < 1)
+    return fail("--seeds=" + llvm::Twine(seeds) + ": must be >= 1");
+  if (!(progressSeconds >= 0))
+    return fail("--progress-seconds=" +
+                defaultText(progressSeconds.getValue()) + ": must be >= 0");
   std::vector<runtime::TrainOptions> configs;
   for (const std::string &spec : runSpecs) {
-    runtime::TrainOptions o;
-    if (!parseRun(spec, o)) {
-      llvm::errs() << "amp-run: bad --run '" << spec
-                   << "': expected f32|f16|bf16 optionally followed by "
-                      "+dynamic|+static|+none\n";
-      return 1;
+    auto o = parseRun(spec);
+    if (!o)
+      return fail("bad --run '" + spec + "': " + llvm::toString(o.takeError()));
+    if (std::string why = o->rewrite.validate(); !why.empty()) {
+      // A bad scale option names its flag; a run that cannot be (bf16 with
+      // loss scaling) names the run.
+      llvm::StringRef text(why);
+      if (text.starts_with("loss-scale=") || text.starts_with("precision="))
+        return fail("--run '" + spec + "': " + why);
+      return fail("--" + why);
     }
-    if (isBf16WithLossScaling(o)) {
-      llvm::errs() << "amp-run: --run '" << spec
-                   << "': loss scaling is for fp16; bf16 has fp32's exponent "
-                      "range and needs none (use --run=bf16)\n";
-      return 1;
-    }
-    o.epochs = epochs;
-    o.batchSize = batchSize;
-    o.maxStepsPerEpoch = maxSteps;
-    o.seed = seed;
-    o.initScale = initScale;
-    o.growthInterval = growthInterval;
-    o.hysteresis = hysteresis;
-    o.minScale = minScale;
-    o.maxScale = maxScale;
-    o.underflowStats = underflowStats;
-    o.tensorCores = tensorCores;
-    configs.push_back(o);
+    configs.push_back(*o);
   }
   for (size_t i = 0; i < runSpecs.size(); ++i)
     for (size_t j = 0; j < i; ++j)
-      if (runSpecs[i] == runSpecs[j]) {
-        llvm::errs() << "amp-run: --run '" << runSpecs[i]
-                     << "' is given twice\n";
-        return 1;
-      }
-  if (batchSize < 0) {
-    llvm::errs() << "amp-run: --batch-size must be >= 1\n";
-    return 1;
-  }
-  if (maxSteps < 0) {
-    llvm::errs() << "amp-run: --max-steps must be >= 0 (0: every batch)\n";
-    return 1;
-  }
-  if (epochs < 1) {
-    llvm::errs() << "amp-run: --epochs must be >= 1\n";
-    return 1;
-  }
+      if (runSpecs[i] == runSpecs[j])
+        return fail("--run '" + runSpecs[i] + "' is given twice");
+  if (dataSource != "fashion-mnist" && dataSource != "synthetic")
+    return fail("--data=" + dataSource +
+                ": must be fashion-mnist or synthetic");
+  if (syntheticExamples < 0 || classes < 0)
+    return fail("--synthetic-examples and --classes must be >= 1");
+  if (!(checkGradientsTolerance > 0))
+    return fail("--check-gradients-tolerance=" +
+                defaultText(checkGradientsTolerance.getValue()) +
+                ": must be > 0");
+  if (device != "cpu" && device != "cuda")
+    return fail("--device=" + device + ": must be cpu or cuda");
+  if (device == "cpu" && tensorCores.getNumOccurrences())
+    return fail("--tensor-cores is for --device=cuda");
 
-  if (device != "cpu" && device != "cuda") {
-    llvm::errs() << "amp-run: --device must be cpu or cuda\n";
-    return 1;
-  }
-  if (device == "cpu" && tensorCores.getNumOccurrences()) {
-    llvm::errs() << "amp-run: --tensor-cores is for --device=cuda\n";
-    return 1;
-  }
+  // 2. The device.
+  std::unique_ptr<runtime::Backend> backend;
   if (device == "cuda") {
-    auto gpu = runtime::initCuda();
-    if (!gpu) {
-      llvm::errs() << "amp-run: --device=cuda: "
-                   << llvm::toString(gpu.takeError()) << "\n";
-      return 1;
-    }
+    runtime::CudaBackendOptions cuda;
+    cuda.tensorCores = tensorCores;
+    auto gpu = runtime::createCudaBackend(cuda);
+    if (!gpu)
+      return fail("--device=cuda: " + llvm::toString(gpu.takeError()));
+    backend = std::move(*gpu);
+  } else {
+    backend = runtime::createCpuBackend();
   }
 
+  // 3. The step, and every run planned on it.
   DialectRegistry registry;
   amp::registerAllDialectsAndExtensions(registry);
   MLIRContext context(registry);
@@ -203,76 +430,92 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
-  if (!module) {
-    llvm::errs() << "amp-run: cannot parse " << inputFile << "\n";
-    return 1;
-  }
-
-  if (dataDir.empty()) {
-    const char *env = std::getenv("AMP_DATA_DIR");
-    dataDir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
-  }
-  llvm::outs() << "amp-run: loading " << dataDir << "\n";
-  llvm::outs().flush();
-  auto trainSet = runtime::loadFashionMnist(dataDir, /*train=*/true);
-  if (!trainSet) {
-    llvm::errs() << "amp-run: " << llvm::toString(trainSet.takeError()) << "\n";
-    return 1;
-  }
-  auto testSet = runtime::loadFashionMnist(dataDir, /*train=*/false);
-  if (!testSet) {
-    llvm::errs() << "amp-run: " << llvm::toString(testSet.takeError()) << "\n";
-    return 1;
-  }
-
-  std::vector<runtime::RunResult> results;
+  if (!module)
+    return fail("cannot parse " + inputFile);
+  std::vector<runtime::RunPlan> plans;
   for (size_t i = 0; i < configs.size(); ++i) {
-    runtime::TrainOptions o = configs[i];
-    if (!csvPath.empty())
-      o.csvPath = configs.size() == 1 ? csvPath.getValue()
-                                      : csvPath + "." + runSpecs[i] + ".csv";
-    llvm::outs() << "amp-run: run " << runSpecs[i] << " (" << o.epochs
-                 << (o.epochs == 1 ? " epoch)\n" : " epochs)\n");
-    llvm::outs().flush();
-    auto r = device == "cuda" ? runtime::trainOnCuda(*module, o, *trainSet,
-                                                     *testSet, llvm::outs())
-                              : runtime::train(*module, o, *trainSet, *testSet,
-                                               llvm::outs());
-    if (!r) {
-      llvm::errs() << "amp-run: run " << runSpecs[i] << ": "
-                   << llvm::toString(r.takeError()) << "\n";
-      return 1;
-    }
-    results.push_back(*r);
+    auto plan = runtime::planRun(*module, configs[i]);
+    if (!plan)
+      return fail("run " + runSpecs[i] + ": " +
+                  llvm::toString(plan.takeError()));
+    plans.push_back(*plan);
   }
 
-  llvm::outs() << "\n"
-               << llvm::format("%-16s %12s %10s %12s %8s %8s %10s\n", "run",
-                               "train loss", "test acc", "loss scale",
-                               "skipped", "steps", "ms/step");
-  for (const auto &r : results) {
-    char scaleText[32] = "-";
-    if (r.finalLossScale > 0)
-      std::snprintf(scaleText, sizeof(scaleText), "%g", r.finalLossScale);
-    std::string scale = scaleText;
-    std::string acc = r.testAccuracy >= 0
-                          ? llvm::formatv("{0:F4}", r.testAccuracy).str()
-                          : "-";
-    llvm::outs() << llvm::format("%-16s %12.4f %10s %12s %8lld %8lld %10.2f\n",
-                                 r.name.c_str(), r.finalTrainLoss, acc.c_str(),
-                                 scale.c_str(), (long long)r.skippedSteps,
-                                 (long long)r.steps, r.msPerStep);
+  // 4. The data, checked against every run before any is trained.
+  std::optional<runtime::Dataset> trainSet, testSet;
+  if (dataSource == "synthetic") {
+    int64_t batch = 0;
+    for (const runtime::RunPlan &p : plans)
+      batch = std::max(batch, p.batch);
+    int64_t examples =
+        syntheticExamples > 0 ? syntheticExamples.getValue() : 64 * batch;
+    int32_t numClasses = classes > 0        ? classes.getValue()
+                         : plans[0].classes ? *plans[0].classes
+                                            : 10;
+    llvm::outs() << "amp-run: synthetic data, " << examples
+                 << " training examples of " << plans[0].valuesPerExample
+                 << " values, " << numClasses << " classes\n";
+    trainSet = runtime::makeSyntheticDataset(
+        examples, plans[0].valuesPerExample, numClasses, seed);
+    testSet = runtime::makeSyntheticDataset(
+        std::max<int64_t>(examples / 4, numClasses), plans[0].valuesPerExample,
+        numClasses, seed + 1);
+  } else {
+    if (dataDir.empty()) {
+      const char *env = std::getenv("AMP_DATA_DIR");
+      dataDir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
+    }
+    llvm::outs() << "amp-run: loading " << dataDir << "\n";
+    llvm::outs().flush();
+    auto train = runtime::loadFashionMnist(dataDir, /*train=*/true);
+    if (!train)
+      return fail(llvm::toString(train.takeError()));
+    auto test = runtime::loadFashionMnist(dataDir, /*train=*/false);
+    if (!test)
+      return fail(llvm::toString(test.takeError()));
+    trainSet = std::move(*train);
+    testSet = std::move(*test);
   }
-  if (underflowStats) {
-    llvm::outs() << "\nbackward values flushed to zero/subnormal when "
-                    "rounded to f16 (bf16 for bf16 runs), whole run:\n";
-    for (const auto &r : results)
-      llvm::outs() << llvm::format(
-          "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
-          (long long)r.underflowFlushed, (long long)r.underflowTotal,
-          r.underflowTotal
-              ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
-              : 0.0);
+  for (size_t i = 0; i < plans.size(); ++i)
+    if (llvm::Error err =
+            runtime::checkRunAgainstData(plans[i], *trainSet, *testSet))
+      return fail("run " + runSpecs[i] + ": " + llvm::toString(std::move(err)));
+
+  if (checkGradientsFlag)
+    return checkGradients(*module, *backend, *trainSet);
+
+  // 5. The runs; when one fails, the table of those that finished, then why.
+  std::vector<RunSeries> results;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    RunSeries series;
+    for (int k = 0; k < seeds; ++k) {
+      runtime::TrainOptions o = configs[i];
+      o.seed = seed + static_cast<uint64_t>(k);
+      std::string name = runSpecs[i];
+      if (seeds > 1)
+        name += ".seed" + std::to_string(o.seed);
+      if (!csvPath.empty())
+        o.csvPath = configs.size() == 1 && seeds == 1
+                        ? csvPath.getValue()
+                        : csvPath + "." + name + ".csv";
+      llvm::outs() << "amp-run: run " << runSpecs[i];
+      if (seeds > 1)
+        llvm::outs() << " seed " << o.seed;
+      llvm::outs() << " (" << o.epochs
+                   << (o.epochs == 1 ? " epoch)\n" : " epochs)\n");
+      llvm::outs().flush();
+      auto r = runtime::train(*module, o, *backend, *trainSet, *testSet,
+                              llvm::outs());
+      if (!r) {
+        std::string error = llvm::toString(r.takeError());
+        if (!results.empty())
+          printTable(results);
+        return fail("run " + name + ": " + error);
+      }
+      series.seeds.push_back(*r);
+    }
+    results.push_back(std::move(series));
   }
+  printTable(results);
   return 0;
 }

@@ -14,8 +14,8 @@
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Runtime/HostTensor.h"
-#include "amp/Runtime/JitModule.h"
+#include "amp/Runtime/BoundStep.h"
+#include "amp/Support/Diagnostics.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -38,76 +38,52 @@ using namespace mlir::amp::runtime;
 
 namespace {
 
-/// One training step, lowered in fp32 and JIT-compiled, with a buffer per
-/// argument and per result.
+/// One training step in fp32 bound to the CPU backend (BoundStep), with its
+/// host buffers.
 struct Step {
   std::unique_ptr<MLIRContext> ctx;
-  OwningOpRef<ModuleOp> module;
-  std::unique_ptr<JitModule> jit;
-  std::vector<std::unique_ptr<HostTensor>> args, results;
-  std::vector<std::string> argRoles;
-  std::map<unsigned, unsigned> resultOfArg; ///< amp.updates
-  unsigned lossResult = 0;
+  std::unique_ptr<Backend> cpu = createCpuBackend();
+  std::unique_ptr<BoundStep> bound;
 
   ::testing::AssertionResult load(const std::string &path) {
     DialectRegistry registry;
     registerAllDialectsAndExtensions(registry);
     ctx = std::make_unique<MLIRContext>(registry);
-    module = parseSourceFile<ModuleOp>(path, ctx.get());
+    OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, ctx.get());
     if (!module)
       return ::testing::AssertionFailure() << "cannot parse " << path;
-    MixedPrecisionOptions mp;
-    mp.precision = "f32";
-    mp.lossScale = "none";
-    PassManager pm(ctx.get());
-    buildMixedPrecisionPipeline(pm, mp);
-    if (failed(pm.run(*module)))
-      return ::testing::AssertionFailure() << "amp-mixed-precision failed";
-    auto fn = module->lookupSymbol<func::FuncOp>("train_step");
-    if (!fn)
-      return ::testing::AssertionFailure() << "no @train_step";
-    for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-      auto role = fn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
-      argRoles.push_back(role ? role.getValue().str() : "");
-      auto spec = TensorSpec::fromType(fn.getArgumentTypes()[i]);
-      if (!spec)
-        return ::testing::AssertionFailure()
-               << llvm::toString(spec.takeError());
-      args.push_back(std::make_unique<HostTensor>(*spec));
-      args.back()->fillZero();
-    }
-    for (unsigned r = 0; r < fn.getNumResults(); ++r) {
-      auto role = fn.getResultAttrOfType<StringAttr>(r, kRoleAttr);
-      if (role && role.getValue() == "loss")
-        lossResult = r;
-      if (auto upd = fn.getResultAttrOfType<IntegerAttr>(r, kUpdatesAttr))
-        resultOfArg[upd.getInt()] = r;
-      auto spec = TensorSpec::fromType(fn.getResultTypes()[r]);
-      if (!spec)
-        return ::testing::AssertionFailure()
-               << llvm::toString(spec.takeError());
-      results.push_back(std::make_unique<HostTensor>(*spec));
-    }
-    auto compiled = JitModule::compile(*module, {"train_step"});
-    if (!compiled)
-      return ::testing::AssertionFailure()
-             << llvm::toString(compiled.takeError());
-    jit = std::move(*compiled);
+    MixedPrecisionConfig mp;
+    mp.precision = Precision::F32;
+    mp.lossScale = LossScaleMode::None;
+    if (llvm::Error err = runPipeline(
+            *module,
+            [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
+            "amp-mixed-precision"))
+      return ::testing::AssertionFailure() << llvm::toString(std::move(err));
+    auto step = BoundStep::create(*module, *cpu, /*batch=*/0);
+    if (!step)
+      return ::testing::AssertionFailure() << llvm::toString(step.takeError());
+    bound = std::move(*step);
     return ::testing::AssertionSuccess();
+  }
+
+  const StepLayout &layout() const { return bound->layout(); }
+  HostTensor &arg(unsigned i) { return bound->arg(i).host(); }
+  HostTensor &updated(unsigned param) {
+    for (auto [a, r] : layout().updates)
+      if (a == param)
+        return bound->result(r).host();
+    ADD_FAILURE() << "argument " << param << " is not updated";
+    return bound->result(0).host();
   }
 
   /// Calls the step; returns its loss (NaN on a failed call).
   float run() {
-    std::vector<HostTensor *> buffers;
-    for (auto &t : args)
-      buffers.push_back(t.get());
-    for (auto &t : results)
-      buffers.push_back(t.get());
-    if (llvm::Error err = jit->invoke("train_step", buffers)) {
+    if (llvm::Error err = bound->run()) {
       ADD_FAILURE() << llvm::toString(std::move(err));
       return std::nanf("");
     }
-    return results[lossResult]->as<float>()[0];
+    return bound->result(layout().lossResult).host().as<float>()[0];
   }
 };
 
@@ -123,21 +99,21 @@ void checkBackward(const std::string &file, unsigned numParams, float lr,
   // that they are not all zero), inputs in [0, 1), labels in [0, 10).
   std::mt19937 rng(7);
   std::vector<unsigned> params;
-  for (unsigned i = 0; i < step.args.size(); ++i) {
-    HostTensor &t = *step.args[i];
-    const std::string &role = step.argRoles[i];
-    if (role == "param") {
+  for (unsigned i = 0; i < step.bound->numArgs(); ++i) {
+    HostTensor &t = step.arg(i);
+    ArgRole role = step.layout().argRoles[i];
+    if (role == ArgRole::Param) {
       params.push_back(i);
       int64_t fanIn = t.spec().shape.size() > 1 ? t.spec().shape[0] : 64;
       float bound = initScale / std::sqrt(static_cast<float>(fanIn));
       std::uniform_real_distribution<float> u(-bound, bound);
       for (int64_t e = 0; e < t.spec().numElements(); ++e)
         t.as<float>()[e] = u(rng);
-    } else if (role == "input") {
+    } else if (role == ArgRole::Input) {
       std::uniform_real_distribution<float> u(0.0f, 1.0f);
       for (int64_t e = 0; e < t.spec().numElements(); ++e)
         t.as<float>()[e] = u(rng);
-    } else if (role == "label") {
+    } else if (role == ArgRole::Label) {
       std::uniform_int_distribution<int32_t> u(0, 9);
       for (int64_t e = 0; e < t.spec().numElements(); ++e)
         t.as<int32_t>()[e] = u(rng);
@@ -152,8 +128,8 @@ void checkBackward(const std::string &file, unsigned numParams, float lr,
   // Analytic gradients from the update, before any argument changes.
   std::map<unsigned, std::vector<float>> grads;
   for (unsigned p : params) {
-    HostTensor &w = *step.args[p];
-    HostTensor &updated = *step.results[step.resultOfArg.at(p)];
+    HostTensor &w = step.arg(p);
+    HostTensor &updated = step.updated(p);
     std::vector<float> g(w.spec().numElements());
     for (size_t e = 0; e < g.size(); ++e)
       g[e] = (w.as<float>()[e] - updated.as<float>()[e]) / lr;
@@ -176,7 +152,7 @@ void checkBackward(const std::string &file, unsigned numParams, float lr,
     std::uniform_int_distribution<size_t> any(0, g.size() - 1);
     for (int r = 0; r < 2; ++r)
       picks.push_back(any(rng));
-    float *w = step.args[p]->as<float>();
+    float *w = step.arg(p).as<float>();
     for (size_t e : picks) {
       float saved = w[e];
       w[e] = saved + eps;

@@ -10,8 +10,8 @@
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Runtime/HostTensor.h"
-#include "amp/Runtime/JitModule.h"
+#include "amp/Runtime/BoundStep.h"
+#include "amp/Support/Diagnostics.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -114,60 +114,53 @@ const float kCleanX[8] = {0.5f, 1.0f, -0.25f, 2.0f, 0.25f, -0.5f, 0.75f, 1.0f};
 const float kSmallX[8] = {0.125f, 0.125f, 0.125f, 0.125f,
                           0.125f, 0.125f, 0.125f, 0.125f};
 
-struct StepConfig {
-  std::string precision = "f32";
-  std::string lossScale = "dynamic";
-  double initScale = 32768.0;
-  int growthInterval = 2000;
-  double growthFactor = 2.0;
-  double backoffFactor = 0.5;
-  int hysteresis = 1;
-  double minScale = 5.9604644775390625e-08;
-  double maxScale = 16777216.0;
-};
+/// The tiny step's rewrite: f32, dynamic loss scaling, defaults otherwise.
+MixedPrecisionConfig tinyStepConfig() {
+  MixedPrecisionConfig config;
+  config.precision = Precision::F32;
+  config.lossScale = LossScaleMode::Dynamic;
+  return config;
+}
 
-/// The tiny step after amp-mixed-precision, JIT-compiled, with one host
-/// buffer per argument and per result; roles read from the rewritten
-/// function type before lowering.
+/// The tiny step after amp-mixed-precision, bound to the CPU backend
+/// (BoundStep, what amp-run drives); roles as strings for the checks.
 class CompiledStep {
 public:
-  static std::unique_ptr<CompiledStep> create(const StepConfig &cfg,
+  static std::unique_ptr<CompiledStep> create(const MixedPrecisionConfig &cfg,
                                               const char *source = kTinyStep) {
     auto step = std::unique_ptr<CompiledStep>(new CompiledStep());
     std::string error;
     if (!step->init(cfg, source, error)) {
-      ADD_FAILURE() << "cannot build the step (" << cfg.precision << ", "
-                    << cfg.lossScale << "): " << error;
+      ADD_FAILURE() << "cannot build the step (" << cfg.runName()
+                    << "): " << error;
       return nullptr;
     }
     return step;
   }
 
-  HostTensor &arg(unsigned i) { return *args[i]; }
-  HostTensor &result(unsigned i) { return *results[i]; }
-  size_t numArgs() const { return args.size(); }
-  size_t numResults() const { return results.size(); }
+  HostTensor &arg(unsigned i) { return bound->arg(i).host(); }
+  HostTensor &result(unsigned i) { return bound->result(i).host(); }
+  size_t numArgs() const { return bound->numArgs(); }
+  size_t numResults() const { return bound->numResults(); }
 
-  float *w() { return args[kW]->as<float>(); }
-  float *v() { return args[kV]->as<float>(); }
-  float *x() { return args[kX]->as<float>(); }
-  float &scale() { return args[scaleArg.value()]->as<float>()[0]; }
-  int32_t &tracker() { return args[trackerArg.value()]->as<int32_t>()[0]; }
+  float *w() { return arg(kW).as<float>(); }
+  float *v() { return arg(kV).as<float>(); }
+  float *x() { return arg(kX).as<float>(); }
+  float &scale() { return arg(scaleArg.value()).as<float>()[0]; }
+  int32_t &tracker() { return arg(trackerArg.value()).as<int32_t>()[0]; }
   int32_t &hysteresisTracker() {
-    return args[hysteresisArg.value()]->as<int32_t>()[0];
+    return arg(hysteresisArg.value()).as<int32_t>()[0];
   }
-  int32_t &skips() { return args[skipsArg.value()]->as<int32_t>()[0]; }
+  int32_t &skips() { return arg(skipsArg.value()).as<int32_t>()[0]; }
   int32_t newHysteresisTracker() {
-    return results[hysteresisResult.value()]->as<int32_t>()[0];
+    return result(hysteresisResult.value()).as<int32_t>()[0];
   }
-  int32_t newSkips() { return results[skipsResult.value()]->as<int32_t>()[0]; }
-  float newScale() { return results[scaleResult.value()]->as<float>()[0]; }
+  int32_t newSkips() { return result(skipsResult.value()).as<int32_t>()[0]; }
+  float newScale() { return result(scaleResult.value()).as<float>()[0]; }
   int32_t newTracker() {
-    return results[trackerResult.value()]->as<int32_t>()[0];
+    return result(trackerResult.value()).as<int32_t>()[0];
   }
-  uint8_t foundInf() {
-    return results[foundInfResult.value()]->as<uint8_t>()[0];
-  }
+  uint8_t foundInf() { return result(foundInfResult.value()).as<uint8_t>()[0]; }
 
   void setState(const float *w0, const float *v0, const float *x0) {
     std::memcpy(w(), w0, 4 * sizeof(float));
@@ -177,21 +170,13 @@ public:
 
   /// One call of the compiled step.
   ::testing::AssertionResult run() {
-    std::vector<HostTensor *> buffers;
-    for (auto &t : args)
-      buffers.push_back(t.get());
-    for (auto &t : results)
-      buffers.push_back(t.get());
-    if (llvm::Error err = jit->invoke("train_step", buffers))
+    if (llvm::Error err = bound->run())
       return ::testing::AssertionFailure() << llvm::toString(std::move(err));
     return ::testing::AssertionSuccess();
   }
 
   /// Every result with amp.updates = i becomes argument i (as amp-run does).
-  void carry() {
-    for (auto [a, r] : updateOfArg)
-      std::swap(args[a], results[r]);
-  }
+  void carry() { bound->carry(); }
 
   std::map<unsigned, unsigned> updateOfArg;
   std::vector<std::string> argRoles, resultRoles;
@@ -201,92 +186,70 @@ public:
 private:
   CompiledStep() = default;
 
-  bool init(const StepConfig &cfg, const char *source, std::string &error) {
+  bool init(const MixedPrecisionConfig &cfg, const char *source,
+            std::string &error) {
     DialectRegistry registry;
     registerAllDialectsAndExtensions(registry);
     ctx = std::make_unique<MLIRContext>(registry);
-    llvm::raw_string_ostream os(error);
-    ScopedDiagnosticHandler handler(ctx.get(), [&](Diagnostic &d) {
-      os << d.getLocation() << ": " << d << "\n";
-      return success();
-    });
-    module = parseSourceString<ModuleOp>(source, ctx.get());
-    if (!module)
-      return false;
-    MixedPrecisionOptions mp;
-    mp.precision = cfg.precision;
-    mp.lossScale = cfg.lossScale;
-    mp.initScale = cfg.initScale;
-    mp.growthInterval = cfg.growthInterval;
-    mp.growthFactor = cfg.growthFactor;
-    mp.backoffFactor = cfg.backoffFactor;
-    mp.hysteresis = cfg.hysteresis;
-    mp.minScale = cfg.minScale;
-    mp.maxScale = cfg.maxScale;
-    PassManager pm(ctx.get());
-    buildMixedPrecisionPipeline(pm, mp);
-    if (failed(pm.run(*module)))
-      return false;
-
-    // The function type is read before lowering removes the func.func.
-    auto fn = module->lookupSymbol<func::FuncOp>("train_step");
-    if (!fn) {
-      os << "no @train_step after the pipeline";
+    DiagnosticCollector diagnostics(ctx.get());
+    OwningOpRef<ModuleOp> module =
+        parseSourceString<ModuleOp>(source, ctx.get());
+    if (!module) {
+      error = diagnostics.text();
       return false;
     }
+    if (llvm::Error err = runPipeline(
+            *module,
+            [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, cfg); },
+            "amp-mixed-precision")) {
+      error = llvm::toString(std::move(err));
+      return false;
+    }
+    // The roles as the rewritten function names them (read before binding
+    // lowers the function away).
+    auto fn = module->lookupSymbol<func::FuncOp>("train_step");
+    if (!fn) {
+      error = "no @train_step after the pipeline";
+      return false;
+    }
+    auto indexOf = [](const std::vector<std::string> &roles,
+                      llvm::StringRef role) -> std::optional<unsigned> {
+      for (auto [i, r] : llvm::enumerate(roles))
+        if (r == role)
+          return i;
+      return std::nullopt;
+    };
     for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
       auto role = fn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
       argRoles.push_back(role ? role.getValue().str() : "");
-      if (argRoles.back() == "loss_scale")
-        scaleArg = i;
-      if (argRoles.back() == "growth_tracker")
-        trackerArg = i;
-      if (argRoles.back() == "hysteresis_tracker")
-        hysteresisArg = i;
-      if (argRoles.back() == "consecutive_skips")
-        skipsArg = i;
-      auto spec = TensorSpec::fromType(fn.getArgumentTypes()[i]);
-      if (!spec) {
-        os << llvm::toString(spec.takeError());
-        return false;
-      }
-      args.push_back(std::make_unique<HostTensor>(*spec));
     }
     for (unsigned r = 0; r < fn.getNumResults(); ++r) {
       auto role = fn.getResultAttrOfType<StringAttr>(r, kRoleAttr);
       resultRoles.push_back(role ? role.getValue().str() : "");
       if (auto upd = fn.getResultAttrOfType<IntegerAttr>(r, kUpdatesAttr))
         updateOfArg[upd.getInt()] = r;
-      if (resultRoles.back() == "loss_scale")
-        scaleResult = r;
-      if (resultRoles.back() == "growth_tracker")
-        trackerResult = r;
-      if (resultRoles.back() == "hysteresis_tracker")
-        hysteresisResult = r;
-      if (resultRoles.back() == "consecutive_skips")
-        skipsResult = r;
-      if (resultRoles.back() == "found_inf")
-        foundInfResult = r;
-      auto spec = TensorSpec::fromType(fn.getResultTypes()[r]);
-      if (!spec) {
-        os << llvm::toString(spec.takeError());
-        return false;
-      }
-      results.push_back(std::make_unique<HostTensor>(*spec));
     }
-    auto compiled = JitModule::compile(*module, {"train_step"});
-    if (!compiled) {
-      os << llvm::toString(compiled.takeError());
+    scaleArg = indexOf(argRoles, "loss_scale");
+    trackerArg = indexOf(argRoles, "growth_tracker");
+    hysteresisArg = indexOf(argRoles, "hysteresis_tracker");
+    skipsArg = indexOf(argRoles, "consecutive_skips");
+    scaleResult = indexOf(resultRoles, "loss_scale");
+    trackerResult = indexOf(resultRoles, "growth_tracker");
+    hysteresisResult = indexOf(resultRoles, "hysteresis_tracker");
+    skipsResult = indexOf(resultRoles, "consecutive_skips");
+    foundInfResult = indexOf(resultRoles, "found_inf");
+    auto step = BoundStep::create(*module, *cpu, /*batch=*/0);
+    if (!step) {
+      error = llvm::toString(step.takeError());
       return false;
     }
-    jit = std::move(*compiled);
+    bound = std::move(*step);
     return true;
   }
 
   std::unique_ptr<MLIRContext> ctx;
-  OwningOpRef<ModuleOp> module;
-  std::unique_ptr<JitModule> jit;
-  std::vector<std::unique_ptr<HostTensor>> args, results;
+  std::unique_ptr<Backend> cpu = createCpuBackend();
+  std::unique_ptr<BoundStep> bound;
 };
 
 /// The SGD-momentum step of the tiny model in double.
@@ -390,8 +353,8 @@ class CleanStepTest : public ::testing::TestWithParam<std::string> {};
 // A clean step applies the SGD-momentum update (double reference), reports
 // found_inf = 0, keeps the scale and counts one clean step.
 TEST_P(CleanStepTest, AppliesUpdateAndCountsCleanStep) {
-  StepConfig cfg;
-  cfg.precision = GetParam();
+  MixedPrecisionConfig cfg = tinyStepConfig();
+  cfg.precision = *parsePrecision(GetParam());
   auto step = CompiledStep::create(cfg);
   ASSERT_TRUE(step);
   step->setState(kInitW, kInitV, kCleanX);
@@ -400,7 +363,7 @@ TEST_P(CleanStepTest, AppliesUpdateAndCountsCleanStep) {
   ASSERT_TRUE(step->run());
 
   // f32: fp32 rounding only; f16: the inputs are f16-exact, allow f16 eps.
-  double tol = cfg.precision == "f32" ? 1e-6 : 1e-3;
+  double tol = cfg.precision == Precision::F32 ? 1e-6 : 1e-3;
   Reference ref(kInitW, kInitV, kCleanX);
   const float *w1 = step->result(kWResult).as<float>();
   const float *v1 = step->result(kVResult).as<float>();
@@ -429,8 +392,8 @@ TEST_P(OverflowStepTest, SkipsUpdateAndBacksOff) {
   const float bad[3] = {std::numeric_limits<float>::infinity(),
                         -std::numeric_limits<float>::infinity(),
                         std::numeric_limits<float>::quiet_NaN()};
-  StepConfig cfg;
-  cfg.precision = precision;
+  MixedPrecisionConfig cfg = tinyStepConfig();
+  cfg.precision = *parsePrecision(precision);
   auto step = CompiledStep::create(cfg);
   ASSERT_TRUE(step);
   float x[8];
@@ -467,8 +430,8 @@ TEST(LossScalingExecution, F16RangeOverflowIsDetectedOnlyInF16) {
   x[1] = 70000.0f;
   for (const char *precision : {"f32", "f16"}) {
     SCOPED_TRACE(precision);
-    StepConfig cfg;
-    cfg.precision = precision;
+    MixedPrecisionConfig cfg = tinyStepConfig();
+    cfg.precision = *parsePrecision(precision);
     auto step = CompiledStep::create(cfg);
     ASSERT_TRUE(step);
     step->setState(kInitW, kInitV, x);
@@ -485,7 +448,7 @@ TEST(LossScalingExecution, F16RangeOverflowIsDetectedOnlyInF16) {
 // With growth_interval = 3 the scale doubles after the third consecutive
 // clean step and the tracker returns to 0 (state carried between calls).
 TEST(LossScalingExecution, GrowsAfterIntervalCleanSteps) {
-  StepConfig cfg;
+  MixedPrecisionConfig cfg = tinyStepConfig();
   cfg.growthInterval = 3;
   auto step = CompiledStep::create(cfg);
   ASSERT_TRUE(step);
@@ -509,7 +472,7 @@ TEST(LossScalingExecution, GrowsAfterIntervalCleanSteps) {
 // Growth that would overflow fp32 is refused (scale near FLT_MAX stays, the
 // tracker still resets); growth to a finite value just below is taken.
 TEST(LossScalingExecution, RefusesGrowthToInfinity) {
-  StepConfig cfg;
+  MixedPrecisionConfig cfg = tinyStepConfig();
   cfg.growthInterval = 3;
   cfg.initScale = 1.0;
   cfg.maxScale = 3.4e38; // the cap above FLT_MAX / 2: growth is refused
@@ -548,7 +511,7 @@ class ScaleSequenceTest : public ::testing::TestWithParam<SequenceCase> {};
 // the reference rule after every step, exactly; skipped steps keep w, v.
 TEST_P(ScaleSequenceTest, MatchesPyTorchRule) {
   const SequenceCase &c = GetParam();
-  StepConfig cfg;
+  MixedPrecisionConfig cfg = tinyStepConfig();
   cfg.growthInterval = c.growthInterval;
   cfg.growthFactor = c.growthFactor;
   cfg.backoffFactor = c.backoffFactor;
@@ -608,10 +571,10 @@ class StaticScaleTest : public ::testing::TestWithParam<double> {};
 // Static loss scaling with a power-of-two S (S = 1 in particular) gives
 // bit-identical loss and updates to no loss scaling (f32).
 TEST_P(StaticScaleTest, MatchesNoScalingBitForBit) {
-  StepConfig scaled, plain;
-  scaled.lossScale = "static";
+  MixedPrecisionConfig scaled = tinyStepConfig(), plain = tinyStepConfig();
+  scaled.lossScale = LossScaleMode::Static;
   scaled.initScale = GetParam();
-  plain.lossScale = "none";
+  plain.lossScale = LossScaleMode::None;
   auto a = CompiledStep::create(scaled);
   auto b = CompiledStep::create(plain);
   ASSERT_TRUE(a && b);
@@ -667,7 +630,7 @@ class RandomScaleSequenceTest
 TEST_P(RandomScaleSequenceTest, MatchesReferenceRule) {
   const RandomSequenceCase &c = GetParam();
   ASSERT_GE(c.steps, 50);
-  StepConfig cfg;
+  MixedPrecisionConfig cfg = tinyStepConfig();
   cfg.growthInterval = c.growthInterval;
   cfg.hysteresis = c.hysteresis;
   cfg.minScale = c.minScale;
@@ -744,7 +707,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Growth stops at the cap: from 2^23 with growth_interval 1 the scale
 // reaches 2^24 (the default max-scale) and stays there on clean steps.
 TEST(LossScalingExecution, GrowthStopsAtCap) {
-  StepConfig cfg;
+  MixedPrecisionConfig cfg = tinyStepConfig();
   cfg.growthInterval = 1;
   cfg.initScale = 0x1p23;
   auto step = CompiledStep::create(cfg);
@@ -765,7 +728,7 @@ TEST(LossScalingExecution, GrowthStopsAtCap) {
 // further), skips the update and counts the consecutive skips; a clean step
 // resets the count.
 TEST(LossScalingExecution, FloorHoldsAndSkipsAreCounted) {
-  StepConfig cfg;
+  MixedPrecisionConfig cfg = tinyStepConfig();
   cfg.minScale = 1.0;
   cfg.initScale = 2.0;
   auto step = CompiledStep::create(cfg);
@@ -904,8 +867,8 @@ class AccumulationTest : public ::testing::TestWithParam<std::string> {};
 // one-batch step keeps the same activations in f16), so they agree only to
 // a few f16 roundings (unit roundoff 2^-11, shared REFERENCE.md).
 TEST_P(AccumulationTest, MicroBatchesMatchOneLargeBatch) {
-  StepConfig cfg;
-  cfg.precision = GetParam();
+  MixedPrecisionConfig cfg = tinyStepConfig();
+  cfg.precision = *parsePrecision(GetParam());
   cfg.growthInterval = 2;
   auto micro = CompiledStep::create(cfg, kMicroBatchStep);
   std::string big = bigBatchStep();
@@ -923,7 +886,7 @@ TEST_P(AccumulationTest, MicroBatchesMatchOneLargeBatch) {
     ASSERT_TRUE(micro->run());
     ASSERT_TRUE(whole->run());
     EXPECT_EQ(micro->foundInf(), 0);
-    const double tol = cfg.precision == "f16" ? 2e-3 : 2e-6;
+    const double tol = cfg.precision == Precision::F16 ? 2e-3 : 2e-6;
     float bigLoss = whole->result(kLossResult).as<float>()[0];
     EXPECT_NEAR(micro->result(kLossResult).as<float>()[0], bigLoss,
                 tol * (1 + std::abs(bigLoss)));
@@ -1047,8 +1010,8 @@ class ClipTest : public ::testing::TestWithParam<std::string> {};
 // update by another factor of ~S; the test tells the two apart. (S stays
 // below 65504: the seed feeds an f16 contraction directly here.)
 TEST_P(ClipTest, ClipsOnTrueGradientNorm) {
-  StepConfig cfg;
-  cfg.precision = GetParam();
+  MixedPrecisionConfig cfg = tinyStepConfig();
+  cfg.precision = *parsePrecision(GetParam());
   cfg.initScale = 32768.0;
   auto step = CompiledStep::create(cfg, kClipStep);
   ASSERT_TRUE(step);
@@ -1065,7 +1028,7 @@ TEST_P(ClipTest, ClipsOnTrueGradientNorm) {
     }
     double clip = std::min(1.0, 1.0 / std::sqrt(n2));
     double wrongClip = std::min(1.0, 1.0 / (32768.0 * std::sqrt(n2)));
-    double tol = cfg.precision == "f32" ? 1e-6 : 1e-3;
+    double tol = cfg.precision == Precision::F32 ? 1e-6 : 1e-3;
     const float *w1 = step->result(kWResult).as<float>();
     for (int i = 0; i < 4; ++i) {
       double v1 = 0.9 * kInitV[i] + clip * g[i];
@@ -1196,9 +1159,9 @@ class AdamSkipTest
 // dynamic and with static loss scaling.
 TEST_P(AdamSkipTest, SkipKeepsEveryStateBitIdentical) {
   auto [precision, mode] = GetParam();
-  StepConfig cfg;
-  cfg.precision = precision;
-  cfg.lossScale = mode;
+  MixedPrecisionConfig cfg = tinyStepConfig();
+  cfg.precision = *parsePrecision(precision);
+  cfg.lossScale = *parseLossScaleMode(mode);
   auto step = CompiledStep::create(cfg, kAdamStep);
   ASSERT_TRUE(step);
   const float m0[4] = {0.01f, -0.02f, 0.3f, 0.0f};

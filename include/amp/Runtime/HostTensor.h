@@ -14,6 +14,7 @@
 #include "llvm/Support/Error.h"
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,19 @@ struct TensorSpec {
   int64_t numElements() const;
   size_t elementBytes() const;
   std::string str() const; ///< e.g. "128x784xf32"
+  /// numElements() * elementBytes(), or nullopt when that does not fit in
+  /// 63 bits (a shape such as 2^32 x 2^32 x f32 wraps silently otherwise).
+  std::optional<uint64_t> checkedBytes() const;
+  /// The strided-memref descriptor words of a row-major buffer of this
+  /// shape at `data` (allocated ptr, aligned ptr, offset 0, sizes, strides),
+  /// what `_mlir_ciface_*` functions read (MLIR's CRunnerUtils.h
+  /// `StridedMemRefType`).
+  std::vector<int64_t> descriptorWords(const void *allocated,
+                                       const void *aligned) const;
 
   /// The spec of a ranked tensor or memref type; dynamic dimensions take
   /// `dynamicSize` (error if it is <= 0), other element types are errors.
+  /// Element types: f32, f16, bf16, f64, i1 (one byte each), i8, i32, i64.
   static llvm::Expected<TensorSpec> fromType(Type type,
                                              int64_t dynamicSize = -1);
 };

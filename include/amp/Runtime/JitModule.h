@@ -1,8 +1,12 @@
 //===- JitModule.h - JIT-compile and call lowered steps ---------*- C++ -*-===//
 //
-// Lowers a tensor-level module with amp's CPU pipeline
-// (Pipelines/buildLowerToLLVMPipeline) and JIT-compiles it with MLIR's
-// ExecutionEngine at -O3 for the host CPU (its SIMD features included).
+// MLIR's ExecutionEngine around a lowered module: entry points prepared for
+// C calls, machine code generated and global constructors run before the
+// first call (so that a timed first call is like every other), calls with
+// one strided-memref descriptor per argument and per former result. Both
+// backends (Backend.h) use it: the CPU one after amp's CPU pipeline
+// (Pipelines/buildLowerToLLVMPipeline), the CUDA one after
+// amp-lower-to-nvvm with libamp_cuda_runtime.so loaded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,21 +20,54 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace mlir::amp::runtime {
 
 class JitModule {
 public:
-  /// Lowers and compiles `module`. Every function named in `entryPoints`
-  /// becomes callable with `invoke`; its arguments are treated as read-only
-  /// by bufferization (the caller keeps them). Errors carry the pipeline's
-  /// diagnostics.
+  /// How the LLVM IR is optimized and what the code may call.
+  struct Options {
+    /// LLVM -O level of the IR optimizer (0-3).
+    unsigned optLevel = 3;
+    /// Generate code for the host CPU (its SIMD features: AVX2/F16C on
+    /// x86-64 hosts that have them) at -O3; false: ExecutionEngine's default
+    /// target machine.
+    bool hostTargetMachine = true;
+    /// Shared libraries whose symbols the code calls (e.g. the CUDA
+    /// runtime), loaded into the process.
+    std::vector<std::string> sharedLibraries;
+  };
+
+  /// Prepares every function named in `entryPoints` of a tensor-level
+  /// `module` for being called from C: `llvm.emit_c_interface`, arguments
+  /// read-only for bufferization (`bufferization.writable = false`, the
+  /// caller keeps them), the contract's argument and result attributes
+  /// (amp.role, amp.updates; read by the caller before) removed. Errors: a
+  /// name that is not a func.func of the module.
+  static llvm::Error
+  prepareEntryPoints(ModuleOp module,
+                     llvm::ArrayRef<llvm::StringRef> entryPoints);
+
+  /// JIT-compiles `module`, already in the LLVM dialect, and looks up
+  /// `_mlir_ciface_<name>` of every entry point. Errors: translation or
+  /// code generation failed, an entry point is missing.
+  static llvm::Expected<std::unique_ptr<JitModule>>
+  load(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints,
+       const Options &options);
+
+  /// prepareEntryPoints, amp's CPU pipeline (errors carry its diagnostics,
+  /// amp/Support/Diagnostics.h), load with the default options. `module`
+  /// is lowered in place.
   static llvm::Expected<std::unique_ptr<JitModule>>
   compile(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints);
 
-  /// Calls `name` with one buffer per function argument followed by one
-  /// buffer per function result (results are written into them). Shapes
-  /// and element types must match the function type; the caller checks.
+  /// Calls `name` with one descriptor per function argument followed by one
+  /// per function result (results are written into them). Shapes and
+  /// element types must match the function type; the caller checks.
+  llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<void *> descriptors);
+  /// The same with host buffers.
   llvm::Error invoke(llvm::StringRef name,
                      llvm::ArrayRef<HostTensor *> argsThenResults);
 

@@ -1,43 +1,53 @@
-//===- Trainer.h - train a compiled training step on a dataset --*- C++ -*-===//
+//===- Trainer.h - train a training step on a dataset, any device -*- C++
+//-*-===//
 //
-// amp-run's engine: rewrites an fp32 training step with the
-// `amp-mixed-precision` pipeline, JIT-compiles it, binds its arguments by
-// `amp.role` (docs/training-step.md), and runs the training loop with test
-// accuracy after each epoch.
+// amp-run's engine, one loop for every device: rewrite an fp32 training step
+// with `amp-mixed-precision`, bind it to a backend (BoundStep.h: CPU or
+// CUDA), start from the initial state, and train: a shuffled batch per step,
+// the state carried, the per-step record (CSV, the stop rules), the eval step
+// after each epoch, progress on the way.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef AMP_RUNTIME_TRAINER_H
 #define AMP_RUNTIME_TRAINER_H
 
+#include "amp/Runtime/Backend.h"
 #include "amp/Runtime/IdxDataset.h"
+#include "amp/Support/MixedPrecisionConfig.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace mlir::amp::runtime {
 
 struct TrainOptions {
-  std::string precision = "f32";            ///< f32 (no autocast), f16 or bf16
-  std::string lossScale = "none";           ///< auto, dynamic, static or none
-  double initScale = 32768.0;               ///< initial / static loss scale
-  int growthInterval = 2000;                ///< clean steps before S doubles
-  int hysteresis = 1;                       ///< overflows before S backs off
-  double minScale = 5.9604644775390625e-08; ///< floor of S (2^-24)
-  double maxScale = 16777216.0;             ///< cap of S (2^24)
-  bool underflowStats = false;              ///< instrument and report underflow
-  int epochs = 1;
-  int64_t batchSize = 0;        ///< for a dynamic batch dimension
+  /// The rewrite of the run (precision, loss scaling and its dynamics,
+  /// autocast overrides, underflow statistics); fp32 without loss scaling
+  /// unless set. The initial loss scale is also the value the loss-scale
+  /// argument starts from.
+  MixedPrecisionConfig rewrite = fp32();
+  int epochs = 1;               ///< >= 1
+  int64_t batchSize = 0;        ///< for a dynamic batch dimension; >= 0
   int64_t maxStepsPerEpoch = 0; ///< 0: the whole training set
   uint64_t seed = 0;            ///< parameter init and shuffling
   std::string csvPath;          ///< per-step CSV, empty: none
-  bool progress = true;         ///< one line per epoch to `log`
-  /// trainOnCuda only: f16/bf16 contractions on Tensor Cores (mma.sync) when
-  /// the GPU is sm_80 or newer (LowerToNVVMOptions::tensorCores).
-  bool tensorCores = true;
+  /// One line per epoch to the log, and progress within an epoch: a live
+  /// line when the log is a terminal, else a line every `progressSeconds`
+  /// (0: none).
+  bool progress = true;
+  double progressSeconds = 15;
+
+  static MixedPrecisionConfig fp32() {
+    MixedPrecisionConfig config;
+    config.precision = Precision::F32;
+    config.lossScale = LossScaleMode::None;
+    return config;
+  }
 };
 
 /// What one run reports (amp-run prints one table row per run).
@@ -45,10 +55,10 @@ struct RunResult {
   std::string name;          ///< e.g. "f16 + dynamic"
   double finalTrainLoss = 0; ///< mean loss over the last epoch
   double testAccuracy = -1;  ///< after the last epoch; -1: no eval step
-  double finalLossScale = 0; ///< 0 when the step has no dynamic scale
+  double finalLossScale = 0; ///< 0 when the step has no loss scale
   int64_t skippedSteps = 0;  ///< steps with found_inf = true
   int64_t steps = 0;
-  double msPerStep = 0;      ///< mean wall time of one step call
+  double msPerStep = 0;      ///< mean wall time of one step
   double compileSeconds = 0; ///< pipeline + lowering + JIT
   /// With `underflowStats`: over the whole run, finite non-zero backward
   /// elements whose f16/bf16 rounding is zero or subnormal, and all finite
@@ -56,21 +66,46 @@ struct RunResult {
   int64_t underflowFlushed = 0, underflowTotal = 0;
 };
 
-/// Trains the `amp.train_step` function of `module` (fp32, not modified:
-/// a clone is rewritten) on `train`, evaluates the `amp.eval_step` function
-/// (if any) on `test`. Parameters: rank-2 and higher are drawn from
-/// U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = product of all but the
-/// last dimension (PyTorch nn.Linear's default), rank 0/1 (biases) start at
-/// zero; optimizer state starts at zero; the loss scale at `initScale`.
-/// Errors: contract violations and pipeline failures (with diagnostics),
-/// input/label shapes that do not fit the dataset, a JIT failure; and two
-/// that stop training (shared REFERENCE.md, "scale collapse"): a non-finite
-/// loss (the forward overflowed; that does not depend on S, so backing off
-/// cannot help) and an overflowing step that ran with the scale at its
-/// floor `minScale` (dynamic loss scaling can back off no further).
+/// What a run needs, known before any data is loaded or memory allocated.
+struct RunPlan {
+  int64_t batch = 0;              ///< examples per training step
+  int64_t valuesPerExample = 0;   ///< of the input
+  std::optional<int64_t> classes; ///< logits per example of the eval step
+  uint64_t bufferBytes = 0;       ///< arguments + results + eval buffers
+};
+
+/// Checks `module` and `options` for a run on any device, touching no data
+/// and allocating nothing: the options (MixedPrecisionConfig::validate, one
+/// message naming the option and the value; epochs, batch size, max steps),
+/// one `amp.train_step` and at most one `amp.eval_step`, the fp32 step
+/// (not already loss-scaled: amp-run rewrites it per run itself), the
+/// training-step contract (located diagnostics in the message), an f32
+/// input, static shapes but for the batch (checkStepShapes), the batch size
+/// (a dynamic batch needs `batchSize`, a static one must agree with it),
+/// and the memory all buffers need against this machine's memory.
+llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
+
+/// The checks that need the data's shapes, still before any allocation: the
+/// input's values per example against `trainSet` and `testSet`, the eval
+/// step's classes against `testSet`, a batch no larger than `trainSet`.
+llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
+                                const Dataset &testSet);
+
+/// Trains the `amp.train_step` of `module` (fp32, not modified: a clone is
+/// rewritten) on `trainSet` with `backend` and evaluates the `amp.eval_step`
+/// (if any) on `testSet` after each epoch. The run starts from
+/// BoundStep::resetState (seed `options.seed`; loss scale
+/// `options.rewrite.initScale`). Errors: those of planRun and
+/// checkRunAgainstData, pipeline and JIT failures (with their diagnostics),
+/// a failed call; and the stop rules of a run (docs/loss-scaling.md, shared
+/// REFERENCE.md "scale collapse"): a non-finite loss (the forward overflowed,
+/// or the parameters became non-finite in the previous update), an
+/// overflowing step with the dynamic scale at its floor `minScale`, 25
+/// consecutive skipped steps with a static scale, and a run in which every
+/// step was skipped. The CSV holds every step recorded before the stop.
 llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
-                                const Dataset &trainSet, const Dataset &testSet,
-                                llvm::raw_ostream &log);
+                                Backend &backend, const Dataset &trainSet,
+                                const Dataset &testSet, llvm::raw_ostream &log);
 
 } // namespace mlir::amp::runtime
 

@@ -243,7 +243,8 @@ AMP_EXPORT void mgpuMemset16(void *dst, unsigned short value, size_t count,
 }
 
 //===----------------------------------------------------------------------===//
-// Helpers for the GPU trainer (GpuTrainer.cpp), resolved with dlsym.
+// Helpers for the CUDA backend of the training driver (CudaBackend.cpp),
+// resolved with dlsym.
 //===----------------------------------------------------------------------===//
 
 /// 0 when a device is usable; otherwise a message in `message`.

@@ -2,6 +2,7 @@
 
 #include "amp/Runtime/HostTensor.h"
 
+#include <cstdint>
 #include <cstring>
 
 using namespace mlir;
@@ -30,6 +31,35 @@ size_t TensorSpec::elementBytes() const {
     return 1; // i1 memrefs are stored one byte per element
   }
   return 0;
+}
+
+std::optional<uint64_t> TensorSpec::checkedBytes() const {
+  uint64_t bytes = elementBytes();
+  for (int64_t d : shape) {
+    if (d < 0)
+      return std::nullopt;
+    uint64_t next;
+    if (__builtin_mul_overflow(bytes, static_cast<uint64_t>(d), &next) ||
+        next > static_cast<uint64_t>(INT64_MAX))
+      return std::nullopt;
+    bytes = next;
+  }
+  return bytes;
+}
+
+std::vector<int64_t> TensorSpec::descriptorWords(const void *allocated,
+                                                 const void *aligned) const {
+  int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> words(3 + 2 * rank, 0);
+  words[0] = static_cast<int64_t>(reinterpret_cast<intptr_t>(allocated));
+  words[1] = static_cast<int64_t>(reinterpret_cast<intptr_t>(aligned));
+  int64_t stride = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    words[3 + d] = shape[d];
+    words[3 + rank + d] = stride;
+    stride *= shape[d];
+  }
+  return words;
 }
 
 std::string TensorSpec::str() const {
@@ -92,17 +122,7 @@ HostTensor::HostTensor(TensorSpec spec) : tensorSpec(std::move(spec)) {
   auto addr = reinterpret_cast<uintptr_t>(storage.get());
   dataPtr = reinterpret_cast<void *>((addr + kAlign - 1) & ~(kAlign - 1));
   std::memset(dataPtr, 0, byteSize);
-  int64_t rank = static_cast<int64_t>(tensorSpec.shape.size());
-  descriptorWords.assign(3 + 2 * rank, 0);
-  descriptorWords[0] = reinterpret_cast<int64_t>(storage.get());
-  descriptorWords[1] = reinterpret_cast<int64_t>(dataPtr);
-  descriptorWords[2] = 0; // offset
-  int64_t stride = 1;
-  for (int64_t d = rank - 1; d >= 0; --d) {
-    descriptorWords[3 + d] = tensorSpec.shape[d];
-    descriptorWords[3 + rank + d] = stride;
-    stride *= tensorSpec.shape[d];
-  }
+  descriptorWords = tensorSpec.descriptorWords(storage.get(), dataPtr);
 }
 
 void HostTensor::fillZero() { std::memset(dataPtr, 0, byteSize); }

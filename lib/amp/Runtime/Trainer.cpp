@@ -1,24 +1,21 @@
-//===- Trainer.cpp - train a compiled training step on a dataset ----------===//
+//===- Trainer.cpp - train a training step on a dataset, any device -------===//
 
 #include "amp/Runtime/Trainer.h"
 
-#include "RunRecord.h"
+#include "RunLog.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Runtime/JitModule.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/ScopeExit.h"
-#include "llvm/Support/FileSystem.h"
+#include "amp/Runtime/Batches.h"
+#include "amp/Runtime/BoundStep.h"
+#include "amp/Support/Diagnostics.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
 #include <numeric>
-#include <random>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -28,294 +25,318 @@ static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-using TensorPtr = std::unique_ptr<HostTensor>;
+/// Bytes of physical memory, 0 when unknown.
+static uint64_t physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+}
 
-static llvm::Error checkInput(const TensorSpec &spec, const Dataset &ds,
-                              StringRef fn) {
-  if (spec.kind != ElementKind::F32)
-    return makeError("@" + fn + ": input must be f32, got " + spec.str());
-  int64_t perExample = spec.numElements() / spec.shape[0];
-  if (perExample != ds.exampleSize)
-    return makeError("@" + fn + ": input " + spec.str() + " holds " +
-                     llvm::Twine(perExample) +
-                     " values per example but the "
-                     "dataset has " +
-                     llvm::Twine(ds.exampleSize));
+static std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << type;
+  return text;
+}
+
+static std::string formatGiB(uint64_t bytes) {
+  return llvm::formatv("{0:F1} GiB", static_cast<double>(bytes) / (1ull << 30))
+      .str();
+}
+
+/// The options a run cannot start with: one line naming the option.
+static llvm::Error checkOptions(const TrainOptions &o) {
+  if (std::string why = o.rewrite.validate(); !why.empty())
+    return makeError(why);
+  if (o.epochs < 1)
+    return makeError("epochs=" + llvm::Twine(o.epochs) + ": must be >= 1");
+  if (o.batchSize < 0)
+    return makeError("batch-size=" + llvm::Twine(o.batchSize) +
+                     ": must be >= 1 (or 0: the step's static batch size)");
+  if (o.maxStepsPerEpoch < 0)
+    return makeError("max-steps=" + llvm::Twine(o.maxStepsPerEpoch) +
+                     ": must be >= 0 (0: every batch)");
   return llvm::Error::success();
 }
 
-llvm::Expected<RunResult> mlir::amp::runtime::train(ModuleOp module,
-                                                    const TrainOptions &o,
-                                                    const Dataset &trainSet,
-                                                    const Dataset &testSet,
-                                                    llvm::raw_ostream &log) {
-  RunResult result;
-  result.name =
-      o.precision + (o.lossScale == "none" ? "" : " + " + o.lossScale);
-  auto compileStart = std::chrono::steady_clock::now();
-
-  // 0. One fp32 training step (and at most one eval step), not yet rewritten:
-  //    the run's precision and loss scaling come from `o`, not from the IR.
+llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
+                                                    const TrainOptions &o) {
+  if (llvm::Error err = checkOptions(o))
+    return std::move(err);
+  auto steps = findSteps(module);
+  if (!steps)
+    return steps.takeError();
+  auto [trainFn, evalFn] = *steps;
+  // The run's precision and loss scaling come from the options, not from
+  // the IR: a step that is already loss-scaled would be trained under the
+  // wrong name.
+  auto hasRole = [](ArrayAttr attrs, StringRef role) {
+    return attrs && llvm::any_of(attrs.getAsRange<DictionaryAttr>(),
+                                 [&](DictionaryAttr d) {
+                                   auto r = d.getAs<StringAttr>(kRoleAttr);
+                                   return r && r.getValue() == role;
+                                 });
+  };
+  if (hasRole(trainFn.getArgAttrsAttr(), "loss_scale") ||
+      hasRole(trainFn.getResAttrsAttr(), "found_inf"))
+    return makeError("@" + trainFn.getSymName() +
+                     " is already loss-scaled; amp-run takes the fp32 "
+                     "training step (with its amp.loss_grad/amp.grad "
+                     "markers) and rewrites it per --run itself");
   {
-    SmallVector<func::FuncOp> trainFns, evalFns;
-    for (auto fn : module.getOps<func::FuncOp>()) {
-      if (fn->hasAttr(kTrainStepAttr))
-        trainFns.push_back(fn);
-      if (fn->hasAttr(kEvalStepAttr))
-        evalFns.push_back(fn);
-    }
-    if (trainFns.empty())
-      return makeError("no func.func with the amp.train_step attribute; mark "
-                       "the training step (docs/training-step.md)");
-    if (trainFns.size() > 1 || evalFns.size() > 1)
-      return makeError("the module has " + llvm::Twine(trainFns.size()) +
-                       " amp.train_step and " + llvm::Twine(evalFns.size()) +
-                       " amp.eval_step functions; amp-run trains one step "
-                       "with at most one eval step");
-    if (!trainFns.empty()) {
-      func::FuncOp fn = trainFns.front();
-      auto hasRole = [&](auto getAttr, unsigned n, StringRef role) {
-        for (unsigned i = 0; i < n; ++i)
-          if (auto a = getAttr(i); a && a.getValue() == role)
-            return true;
-        return false;
-      };
-      if (hasRole(
-              [&](unsigned i) {
-                return fn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
-              },
-              fn.getNumArguments(), "loss_scale") ||
-          hasRole(
-              [&](unsigned i) {
-                return fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
-              },
-              fn.getNumResults(), "found_inf"))
-        return makeError("@" + fn.getSymName() +
-                         " is already loss-scaled; amp-run takes the fp32 "
-                         "training step (with its amp.loss_grad/amp.grad "
-                         "markers) and rewrites it per --run itself");
-    }
+    DiagnosticCollector diagnostics(module.getContext());
+    FailureOr<TrainingStep> step =
+        TrainingStep::analyze(trainFn, /*requireMarkers=*/true);
+    if (failed(step))
+      return diagnostics.makeError("@" + trainFn.getSymName() +
+                                   " violates the training-step contract");
+    if (evalFn && failed(EvalStep::analyze(evalFn)))
+      return diagnostics.makeError("@" + evalFn.getSymName() +
+                                   " violates the eval-step contract");
   }
-
-  // 1. The mixed-precision rewrite of a clone.
-  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
-  MixedPrecisionOptions mp;
-  setMixedPrecisionOptions(o, mp);
-  if (llvm::Error err = runPipeline(
-          *work, [&](PassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
-          "amp-mixed-precision"))
+  if (llvm::Error err = checkStepShapes(trainFn, evalFn))
     return std::move(err);
 
-  func::FuncOp trainFn, evalFn;
-  for (auto fn : work->getOps<func::FuncOp>()) {
-    if (fn->hasAttr(kTrainStepAttr))
-      trainFn = fn;
-    if (fn->hasAttr(kEvalStepAttr))
-      evalFn = fn;
-  }
-  if (!trainFn)
-    return makeError("no func.func with the amp.train_step attribute");
   FailureOr<TrainingStep> step =
-      TrainingStep::analyze(trainFn, /*requireMarkers=*/false);
-  if (failed(step))
-    return makeError("training step violates the contract");
-  std::optional<EvalStep> eval;
-  if (evalFn) {
-    FailureOr<EvalStep> e = EvalStep::analyze(evalFn);
-    if (failed(e))
-      return makeError("eval step violates the contract");
-    if (e->params.size() != step->params.size())
-      return makeError("eval step takes " + llvm::Twine(e->params.size()) +
-                       " parameters, the training step " +
-                       llvm::Twine(step->params.size()));
-    eval = *e;
-  }
-
-  // 2. Host buffers for every argument and result (specs are read before
-  //    lowering changes the function types).
+      TrainingStep::analyze(trainFn, /*requireMarkers=*/true);
   auto inputType =
       cast<RankedTensorType>(trainFn.getArgument(step->input).getType());
-  int64_t batch =
-      inputType.isDynamicDim(0) ? o.batchSize : inputType.getDimSize(0);
-  if (inputType.isDynamicDim(0) && o.batchSize <= 0)
-    return makeError("the input's batch dimension is dynamic: pass "
-                     "--batch-size=N with N >= 1");
-  if (!inputType.isDynamicDim(0) && o.batchSize > 0 && o.batchSize != batch)
-    return makeError("--batch-size=" + llvm::Twine(o.batchSize) +
-                     " conflicts with the static batch size " +
-                     llvm::Twine(batch) + " of the input " +
-                     "(drop --batch-size or make the dimension dynamic)");
-  auto makeTensors = [&](TypeRange types,
-                         std::vector<TensorPtr> &out) -> llvm::Error {
+  if (!inputType.getElementType().isF32())
+    return makeError("@" + trainFn.getSymName() +
+                     ": the input must be f32 (amp-run feeds pixels in [0, "
+                     "1] as f32; autocast narrows inside the step), got " +
+                     typeString(inputType));
+  RunPlan plan;
+  if (inputType.isDynamicDim(0)) {
+    if (o.batchSize <= 0)
+      return makeError("the input's batch dimension is dynamic: pass "
+                       "--batch-size=N with N >= 1");
+    plan.batch = o.batchSize;
+  } else {
+    plan.batch = inputType.getDimSize(0);
+    if (o.batchSize > 0 && o.batchSize != plan.batch)
+      return makeError("--batch-size=" + llvm::Twine(o.batchSize) +
+                       " conflicts with the static batch size " +
+                       llvm::Twine(plan.batch) + " of the input " +
+                       "(drop --batch-size or make the dimension dynamic)");
+  }
+  plan.valuesPerExample = 1;
+  for (int64_t d : inputType.getShape().drop_front())
+    plan.valuesPerExample *= d;
+
+  // Memory: every argument, result and eval buffer (plus a host mirror of
+  // each on a device), known before anything is allocated.
+  auto addBytes = [&](TypeRange types) -> llvm::Error {
     for (Type t : types) {
-      auto spec = TensorSpec::fromType(t, batch);
+      auto spec = TensorSpec::fromType(t, plan.batch);
       if (!spec)
         return spec.takeError();
-      out.push_back(std::make_unique<HostTensor>(*spec));
+      std::optional<uint64_t> bytes = spec->checkedBytes();
+      if (!bytes || plan.bufferBytes + *bytes < plan.bufferBytes)
+        return makeError("a buffer of type " + spec->str() +
+                         " does not fit in 63 bits of bytes");
+      plan.bufferBytes += *bytes;
     }
     return llvm::Error::success();
   };
-  std::vector<TensorPtr> args, results, evalArgs, evalResults;
-  if (auto err = makeTensors(trainFn.getArgumentTypes(), args))
+  if (llvm::Error err = addBytes(trainFn.getArgumentTypes()))
     return std::move(err);
-  if (auto err = makeTensors(trainFn.getResultTypes(), results))
+  if (llvm::Error err = addBytes(trainFn.getResultTypes()))
     return std::move(err);
-  if (auto err =
-          checkInput(args[step->input]->spec(), trainSet, trainFn.getSymName()))
-    return std::move(err);
-  if (eval) {
-    for (auto [k, p] : llvm::enumerate(eval->params))
-      if (evalFn.getArgument(p).getType() !=
-          trainFn.getArgument(step->params[k]).getType())
-        return makeError("eval step parameter #" + llvm::Twine(k) +
-                         " has a different type than the training step's");
-    // Parameters are shared with the training step; only the input and the
-    // logits have buffers of their own.
-    evalArgs.resize(evalFn.getNumArguments());
-    std::vector<TensorPtr> tmp;
-    if (auto err = makeTensors(evalFn.getArgument(eval->input).getType(), tmp))
+  if (evalFn) {
+    FailureOr<EvalStep> eval = EvalStep::analyze(evalFn);
+    auto evalInput =
+        cast<RankedTensorType>(evalFn.getArgument(eval->input).getType());
+    int64_t perExample = 1;
+    for (int64_t d : evalInput.getShape().drop_front())
+      perExample *= d;
+    if (perExample != plan.valuesPerExample)
+      return makeError("@" + evalFn.getSymName() + "'s input holds " +
+                       llvm::Twine(perExample) + " values per example, @" +
+                       trainFn.getSymName() + "'s " +
+                       llvm::Twine(plan.valuesPerExample));
+    plan.classes =
+        cast<RankedTensorType>(evalFn.getResultTypes()[0]).getDimSize(1);
+    if (llvm::Error err = addBytes(evalInput))
       return std::move(err);
-    evalArgs[eval->input] = std::move(tmp[0]);
-    if (auto err = makeTensors(evalFn.getResultTypes(), evalResults))
+    if (llvm::Error err = addBytes(evalFn.getResultTypes()))
       return std::move(err);
-    if (auto err = checkInput(evalArgs[eval->input]->spec(), testSet,
-                              evalFn.getSymName()))
-      return std::move(err);
-    int64_t classes = evalResults[0]->spec().shape[1];
-    if (classes != testSet.numClasses)
-      return makeError("@" + evalFn.getSymName() + " returns " +
-                       llvm::Twine(classes) +
-                       " logits per example but the "
-                       "dataset has " +
-                       llvm::Twine(testSet.numClasses) + " classes");
   }
-  std::optional<unsigned> scaleArg = step->argWithRole(ArgRole::LossScale);
-  std::optional<unsigned> skipsArg =
-      step->argWithRole(ArgRole::ConsecutiveSkips);
+  uint64_t memory = physicalMemoryBytes();
+  if (memory && plan.bufferBytes > memory)
+    return makeError("the step's buffers need " + formatGiB(plan.bufferBytes) +
+                     " (batch " + llvm::Twine(plan.batch) +
+                     ") but this machine has " + formatGiB(memory) +
+                     " of memory");
+  return plan;
+}
 
-  // 3. Lower and JIT-compile. The func ops are replaced by LLVM functions:
-  //    from here on only the values read above are used.
-  unsigned evalNumArgs = evalFn ? evalFn.getNumArguments() : 0;
-  std::string trainName = trainFn.getSymName().str();
-  std::string evalName = evalFn ? evalFn.getSymName().str() : "";
-  SmallVector<StringRef> entries{trainName};
-  if (evalFn)
-    entries.push_back(evalName);
-  auto jit = JitModule::compile(*work, entries);
-  if (!jit)
-    return jit.takeError();
+llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
+                                                    const Dataset &trainSet,
+                                                    const Dataset &testSet) {
+  for (const Dataset *ds : {&trainSet, &testSet})
+    if (plan.valuesPerExample != ds->exampleSize)
+      return makeError("the input holds " + llvm::Twine(plan.valuesPerExample) +
+                       " values per example but the dataset has " +
+                       llvm::Twine(ds->exampleSize));
+  if (plan.classes && *plan.classes != testSet.numClasses)
+    return makeError("the eval step returns " + llvm::Twine(*plan.classes) +
+                     " logits per example but the dataset has " +
+                     llvm::Twine(testSet.numClasses) + " classes");
+  if (plan.batch > trainSet.numExamples)
+    return makeError("batch size " + llvm::Twine(plan.batch) +
+                     " exceeds the training set (" +
+                     llvm::Twine(trainSet.numExamples) + " examples)");
+  return llvm::Error::success();
+}
+
+/// The first parameter argument whose values are not all finite.
+static std::optional<unsigned> firstNonFiniteParam(BoundStep &step) {
+  for (unsigned p : step.layout().params) {
+    DeviceBuffer &buffer = step.arg(p);
+    buffer.download();
+    const float *v = buffer.host().as<float>();
+    for (int64_t i = 0, n = buffer.spec().numElements(); i < n; ++i)
+      if (!std::isfinite(v[i]))
+        return p;
+  }
+  return std::nullopt;
+}
+
+llvm::Expected<RunResult>
+mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
+                          Backend &backend, const Dataset &trainSet,
+                          const Dataset &testSet, llvm::raw_ostream &log) {
+  auto plan = planRun(module, o);
+  if (!plan)
+    return plan.takeError();
+  if (llvm::Error err = checkRunAgainstData(*plan, trainSet, testSet))
+    return std::move(err);
+  RunResult result;
+  result.name = o.rewrite.runName();
+  auto compileStart = std::chrono::steady_clock::now();
+
+  // The rewrite of a clone, then the step bound to the backend.
+  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+  if (llvm::Error err = runPipeline(
+          *work,
+          [&](OpPassManager &pm) {
+            buildMixedPrecisionPipeline(pm, o.rewrite);
+          },
+          "amp-mixed-precision"))
+    return std::move(err);
+  auto bound = BoundStep::create(*work, backend, plan->batch);
+  if (!bound)
+    return bound.takeError();
+  BoundStep &step = **bound;
+  const StepLayout &layout = step.layout();
   result.compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
+  std::optional<unsigned> scaleArg = layout.argWithRole(ArgRole::LossScale);
+  std::optional<unsigned> skipsArg =
+      layout.argWithRole(ArgRole::ConsecutiveSkips);
+  LossScaleMode mode = o.rewrite.resolvedLossScale();
 
-  // 4. Initial state.
   std::mt19937_64 rng(o.seed);
-  for (unsigned p : step->params)
-    initParameter(*args[p], rng);
-  if (scaleArg)
-    args[*scaleArg]->as<float>()[0] = static_cast<float>(o.initScale);
+  step.resetState(rng, o.rewrite.initScale);
 
-  // --csv is written atomically (RunRecord): a temporary file beside the
-  // target, renamed over it when the run ends, also when it stops on scale
-  // collapse (its rows are complete); any other early return discards it.
-  auto record =
-      RunRecord::create(o, result, step->underflowCountResult.has_value());
+  RunShape shape;
+  shape.hasEval = step.hasEval();
+  shape.dynamicScale = scaleArg.has_value();
+  shape.hasScale = shape.dynamicScale || mode == LossScaleMode::Static;
+  shape.checksOverflow = layout.foundInfResult.has_value();
+  shape.hasUnderflow = layout.underflowCountResult.has_value();
+  shape.stepsPerEpoch = trainSet.numExamples / plan->batch;
+  if (o.maxStepsPerEpoch > 0)
+    shape.stepsPerEpoch = std::min(shape.stepsPerEpoch, o.maxStepsPerEpoch);
+  if (backend.name() != "cpu")
+    shape.device = "(" + backend.name().str() + ")";
+  auto record = RunLog::create(o, result, shape, log);
   if (!record)
     return record.takeError();
+  if (!backend.deviceName().empty() && o.progress) {
+    log << "  [" << result.name << "] on " << backend.deviceName()
+        << ", compiled in " << llvm::format("%.1f", result.compileSeconds)
+        << " s\n";
+    log.flush();
+  }
 
-  // 5. The training loop.
   std::vector<int64_t> order(trainSet.numExamples);
   std::iota(order.begin(), order.end(), 0);
   std::vector<int64_t> testOrder(testSet.numExamples);
   std::iota(testOrder.begin(), testOrder.end(), 0);
-  int64_t stepsPerEpoch = trainSet.numExamples / batch;
-  if (o.maxStepsPerEpoch > 0)
-    stepsPerEpoch = std::min(stepsPerEpoch, o.maxStepsPerEpoch);
-  if (stepsPerEpoch == 0)
-    return makeError("batch size " + llvm::Twine(batch) +
-                     " exceeds the training set");
-  std::vector<HostTensor *> callBuffers;
+  int64_t batch = plan->batch;
+  DeviceBuffer &input = step.arg(layout.input);
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
-    (*record)->beginEpoch();
-    for (int64_t s = 0; s < stepsPerEpoch; ++s) {
-      fillBatch(trainSet, order, s * batch, batch, *args[step->input],
-                args[step->label].get());
-      callBuffers.clear();
-      for (auto &t : args)
-        callBuffers.push_back(t.get());
-      for (auto &t : results)
-        callBuffers.push_back(t.get());
+    (*record)->beginEpoch(epoch);
+    for (int64_t s = 0; s < shape.stepsPerEpoch; ++s) {
+      DeviceBuffer &label = step.arg(layout.label);
+      fillBatch(trainSet, order, s * batch, batch, input.host(), &label.host());
       // The scale this step runs with (the state is replaced by the call).
-      float scaleUsed = scaleArg ? args[*scaleArg]->as<float>()[0]
-                        : o.lossScale == "static"
-                            ? static_cast<float>(o.initScale)
+      float scaleUsed = scaleArg ? step.arg(*scaleArg).readScalar<float>()
+                        : mode == LossScaleMode::Static
+                            ? static_cast<float>(o.rewrite.initScale)
                             : 1.0f;
       auto t0 = std::chrono::steady_clock::now();
-      if (auto err = (*jit)->invoke(trainName, callBuffers))
+      input.upload();
+      label.upload();
+      if (llvm::Error err = step.run())
         return std::move(err);
       StepRecord rec;
       rec.epoch = epoch;
+      rec.stepInEpoch = s + 1;
+      rec.loss = step.result(layout.lossResult).readScalar<float>();
+      rec.foundInf =
+          layout.foundInfResult &&
+          step.result(*layout.foundInfResult).readScalar<uint8_t>() != 0;
       rec.ms = std::chrono::duration<double, std::milli>(
                    std::chrono::steady_clock::now() - t0)
                    .count();
-      rec.loss = results[step->lossResult]->as<float>()[0];
       rec.scaleUsed = scaleUsed;
-      rec.dynamicScale = scaleArg.has_value();
-      rec.foundInf = step->foundInfResult &&
-                     results[*step->foundInfResult]->as<uint8_t>()[0] != 0;
-      if (step->underflowCountResult && step->underflowTotalResult) {
+      if (layout.underflowCountResult && layout.underflowTotalResult) {
         rec.underflowFlushed =
-            results[*step->underflowCountResult]->as<int64_t>()[0];
+            step.result(*layout.underflowCountResult).readScalar<int64_t>();
         rec.underflowTotal =
-            results[*step->underflowTotalResult]->as<int64_t>()[0];
+            step.result(*layout.underflowTotalResult).readScalar<int64_t>();
       }
-      // Carry the state: every result with amp.updates = i feeds argument i.
-      for (auto [arg, res] : step->updateOfArg)
-        std::swap(args[arg], results[res]);
-      if (skipsArg)
-        rec.consecutiveSkips = args[*skipsArg]->as<int32_t>()[0];
+      // A non-finite loss after finite ones: did the last update already
+      // poison the parameters? (Read only on this failure path.)
+      if (!std::isfinite(rec.loss) && result.steps > 0)
+        rec.nonFiniteParam = firstNonFiniteParam(step);
+      step.carry();
+      if (skipsArg && rec.foundInf)
+        rec.consecutiveSkips = step.arg(*skipsArg).readScalar<int32_t>();
       if (llvm::Error stop = (*record)->record(rec))
         return std::move(stop);
     }
-    (*record)->endEpoch();
     if (scaleArg)
-      result.finalLossScale = args[*scaleArg]->as<float>()[0];
-    else if (o.lossScale == "static")
-      result.finalLossScale = o.initScale;
+      result.finalLossScale = step.arg(*scaleArg).readScalar<float>();
+    else if (mode == LossScaleMode::Static)
+      result.finalLossScale = o.rewrite.initScale;
 
-    if (eval) {
-      HostTensor &input = *evalArgs[eval->input];
-      HostTensor &logits = *evalResults[0];
-      int64_t evalBatch = input.spec().shape[0];
+    if (step.hasEval()) {
+      DeviceBuffer &evalInput = step.evalInput();
+      DeviceBuffer &logits = step.logits();
+      int64_t evalBatch = evalInput.spec().shape[0];
       int64_t classes = logits.spec().shape[1];
       int64_t correct = 0;
       for (int64_t first = 0; first < testSet.numExamples; first += evalBatch) {
-        fillBatch(testSet, testOrder, first, evalBatch, input, nullptr);
-        callBuffers.clear();
-        for (unsigned i = 0; i < evalNumArgs; ++i) {
-          if (i == eval->input) {
-            callBuffers.push_back(&input);
-            continue;
-          }
-          const auto *it = llvm::find(eval->params, i);
-          callBuffers.push_back(
-              args[step->params[it - eval->params.begin()]].get());
-        }
-        callBuffers.push_back(&logits);
-        if (auto err = (*jit)->invoke(evalName, callBuffers))
+        fillBatch(testSet, testOrder, first, evalBatch, evalInput.host(),
+                  nullptr);
+        evalInput.upload();
+        if (llvm::Error err = step.runEval())
           return std::move(err);
-        correct += countCorrect(logits, testSet, first, evalBatch, classes);
+        logits.download();
+        correct +=
+            countCorrect(logits.host(), testSet, first, evalBatch, classes);
       }
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
     }
-    // A static scale is a constant of the step, not an argument: logged as
-    // the table shows it.
-    (*record)->logEpoch(log, epoch, eval.has_value(),
-                        scaleArg.has_value() || o.lossScale == "static",
-                        step->foundInfResult.has_value(),
-                        step->underflowCountResult.has_value(), "");
+    (*record)->endEpoch();
   }
   if (llvm::Error e = (*record)->finish())
     return std::move(e);

@@ -1,0 +1,146 @@
+//===- BoundStep.h - a compiled training step bound to buffers --*- C++ -*-===//
+//
+// The public handle on a training step that runs: its arguments and results
+// read by `amp.role` / `amp.updates` (docs/training-step.md) into plain
+// data, the module lowered and JIT-compiled on a backend (Backend.h), one
+// buffer per argument and per result, and the three things every driver does
+// with them: reset the state, call the step, carry the state (every result
+// with `amp.updates = i` becomes argument i). amp-run's loop (Trainer.h),
+// the benchmarks and the execution tests all drive steps through it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_BOUNDSTEP_H
+#define AMP_RUNTIME_BOUNDSTEP_H
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Runtime/Backend.h"
+
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlir::amp::runtime {
+
+/// Roles, shapes and element types of a training step (and its eval step)
+/// as plain data, read before lowering replaces the functions.
+struct StepLayout {
+  std::string trainName;
+  std::vector<ArgRole> argRoles;    ///< one per argument
+  std::vector<TensorSpec> argSpecs; ///< dynamic sizes fixed to the batch
+  std::vector<TensorSpec> resultSpecs;
+  std::vector<unsigned> params, optStates; ///< argument indices
+  unsigned input = 0, label = 0;           ///< argument indices
+  unsigned lossResult = 0;                 ///< result index
+  std::optional<unsigned> foundInfResult;  ///< after loss scaling
+  std::optional<unsigned> underflowCountResult, underflowTotalResult;
+  /// (argument, result holding its new value), by argument index.
+  std::vector<std::pair<unsigned, unsigned>> updates;
+  /// `amp.initial_value` of arguments that have one (the loss scale's initial
+  /// value after dynamic loss scaling), by argument index.
+  std::vector<std::pair<unsigned, double>> initialValues;
+  /// The fan-in of each parameter as its contraction reads it
+  /// (Analysis/ParameterFanIn.h), by argument index; nullopt for other
+  /// arguments and parameters no contraction reads.
+  std::vector<std::optional<int64_t>> fanIn;
+  int64_t batch = 0; ///< examples per step (dimension 0 of the input)
+
+  /// The `amp.eval_step`, if the module has one: its parameters are the
+  /// training step's (same order, same types), its input has the training
+  /// input's per-example shape.
+  struct Eval {
+    std::string name;
+    unsigned numArgs = 0;
+    unsigned input = 0;
+    /// For each argument of the eval step: the training step's argument
+    /// (a parameter) it shares a buffer with; `input` maps to nothing.
+    std::vector<std::optional<unsigned>> trainArgOf;
+    TensorSpec inputSpec, logitsSpec;
+  };
+  std::optional<Eval> eval;
+
+  /// The first argument with `role`, if any.
+  std::optional<unsigned> argWithRole(ArgRole role) const;
+
+  /// Reads the layout of the one `amp.train_step` (and at most one
+  /// `amp.eval_step`) of `module`, before or after amp-mixed-precision.
+  /// Dynamic dimensions (only dimension 0 of the input, the label, the
+  /// eval input and the logits may be dynamic; `checkStepShapes`) take
+  /// `batch`. Errors: the contract (located diagnostics in the message),
+  /// the eval step not matching the training step, unsupported types.
+  static llvm::Expected<StepLayout> read(ModuleOp module, int64_t batch);
+};
+
+/// The steps a driver runs: the one `amp.train_step` function of `module`
+/// and its `amp.eval_step` function, if any (null otherwise). Errors: no
+/// training step, more than one of either.
+llvm::Expected<std::pair<func::FuncOp, func::FuncOp>>
+findSteps(ModuleOp module);
+
+/// Every argument and result type of the training and eval steps of
+/// `module` must be static but for dimension 0 (the batch) of the input, the
+/// label, the eval step's input and its logits; and their sizes must fit in
+/// 63 bits. Errors name the function, the argument or result, its role and
+/// its type: amp-run would otherwise have to guess the other sizes.
+llvm::Error checkStepShapes(func::FuncOp train, func::FuncOp eval);
+
+/// A step compiled on a backend with one buffer per argument and result.
+class BoundStep {
+public:
+  /// Reads the layout of `module` (StepLayout::read), lowers and
+  /// JIT-compiles it on `backend` (in place: from here on `module` is the
+  /// backend's LLVM IR) and allocates one zeroed buffer per argument and per
+  /// result; the eval step shares the training step's parameter buffers and
+  /// has its own input and logits. Errors: those of StepLayout::read and of
+  /// `backend.compile`.
+  static llvm::Expected<std::unique_ptr<BoundStep>>
+  create(ModuleOp module, Backend &backend, int64_t batch);
+
+  const StepLayout &layout() const { return stepLayout; }
+  Backend &backend() { return device; }
+  DeviceBuffer &arg(unsigned i) { return *args[i]; }
+  DeviceBuffer &result(unsigned i) { return *results[i]; }
+  size_t numArgs() const { return args.size(); }
+  size_t numResults() const { return results.size(); }
+
+  /// The state a run starts from, uploaded: parameters drawn by
+  /// `initParameter` (ParameterInit.h) from `rng` in argument order with
+  /// the layout's fan-in, the
+  /// optimizer state and the loss-scale counters zero, the loss scale
+  /// `initialScale` (or, when the argument carries `amp.initial_value`,
+  /// that value unless `initialScale` is given).
+  void resetState(std::mt19937_64 &rng,
+                  std::optional<double> initialScale = std::nullopt);
+
+  /// One call of the training step: uploads nothing, downloads nothing
+  /// (callers upload what they wrote and download what they read).
+  /// Errors: the call failed, or the backend reported a failure.
+  llvm::Error run();
+
+  /// Every result with `amp.updates = i` becomes argument i for the next
+  /// call (buffers swapped, nothing copied).
+  void carry();
+
+  bool hasEval() const { return stepLayout.eval.has_value(); }
+  DeviceBuffer &evalInput() { return *evalInputBuffer; }
+  DeviceBuffer &logits() { return *logitsBuffer; }
+  /// One call of the eval step on the current parameters.
+  llvm::Error runEval();
+
+private:
+  BoundStep(Backend &backend, StepLayout layout)
+      : device(backend), stepLayout(std::move(layout)) {}
+
+  Backend &device;
+  StepLayout stepLayout;
+  std::unique_ptr<JitModule> jit;
+  std::vector<std::unique_ptr<DeviceBuffer>> args, results;
+  std::unique_ptr<DeviceBuffer> evalInputBuffer, logitsBuffer;
+};
+
+} // namespace mlir::amp::runtime
+
+#endif // AMP_RUNTIME_BOUNDSTEP_H

@@ -1,0 +1,67 @@
+//===- GradientCheck.h - a step's backward against its own loss -*- C++ -*-===//
+//
+// `amp-run --check-gradients`: whether the backward of a training step (the
+// raw gradients its `amp.grad` markers name, hand-written or derived by
+// amp-differentiate) is the derivative of the loss the same step returns.
+// The step runs in f64 (amp-promote-to-f64) on one batch of real or
+// synthetic data from the state a run starts from, and a few elements of
+// every parameter are compared with central finite differences
+// (L(w + h e_i) - L(w - h e_i)) / 2h of the step's own loss (shared
+// REFERENCE.md, "Reverse-mode autodiff: what the oracles do").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_RUNTIME_GRADIENTCHECK_H
+#define AMP_RUNTIME_GRADIENTCHECK_H
+
+#include "amp/Runtime/Backend.h"
+#include "amp/Runtime/IdxDataset.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::amp::runtime {
+
+struct GradientCheckOptions {
+  int largest = 3;            ///< elements with the largest |gradient|
+  int random = 2;             ///< and uniformly drawn ones, per parameter
+  double relativeStep = 1e-6; ///< h = relativeStep * max(1, |w_i|)
+  uint64_t seed = 0;          ///< initial state, batch, random elements
+  int64_t batchSize = 0;      ///< for a dynamic batch dimension
+};
+
+/// One parameter's comparison.
+struct ParameterCheck {
+  unsigned argument = 0; ///< argument index of the parameter
+  std::string type;      ///< e.g. "784x256xf32"
+  int64_t checked = 0;   ///< elements compared
+  /// The element with the largest relative error, its error, and both
+  /// values. The relative error is max(0, |g - fd| - noise) / max(|g|, |fd|)
+  /// with noise = 16 * 2^-52 * (|L(w+h)| + |L(w-h)|) / 2h, the part of a
+  /// disagreement that the difference quotient of two f64 losses cannot
+  /// resolve (a correct backward scores 0 to ~1e-7, a wrong one ~1).
+  int64_t worstElement = 0;
+  double worstError = 0, analytic = 0, numeric = 0;
+};
+
+struct GradientCheckResult {
+  double loss = 0; ///< the loss (f64) at the checked point
+  std::vector<ParameterCheck> params;
+  double worstError() const;
+};
+
+/// Checks the `amp.train_step` of `module` (fp32 with its markers; not
+/// modified) on `backend` with the first batch of `data` (shuffled with
+/// `options.seed`). Errors: those of planRun (amp/Runtime/Trainer.h), a step
+/// that cannot be promoted to f64 (located diagnostics), compile and call
+/// failures, a non-finite loss at the checked point.
+llvm::Expected<GradientCheckResult>
+checkGradients(ModuleOp module, const GradientCheckOptions &options,
+               Backend &backend, const Dataset &data);
+
+} // namespace mlir::amp::runtime
+
+#endif // AMP_RUNTIME_GRADIENTCHECK_H

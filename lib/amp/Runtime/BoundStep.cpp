@@ -1,0 +1,275 @@
+//===- BoundStep.cpp - a compiled training step bound to buffers ----------===//
+
+#include "amp/Runtime/BoundStep.h"
+
+#include "amp/Analysis/ParameterFanIn.h"
+#include "amp/Runtime/ParameterInit.h"
+#include "amp/Support/Diagnostics.h"
+#include "amp/Support/MixedPrecisionConfig.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// The argument attribute a driver reads for the initial value of an added
+/// state argument (docs/training-step.md).
+static constexpr llvm::StringLiteral kInitialValueAttr = "amp.initial_value";
+
+std::optional<unsigned> StepLayout::argWithRole(ArgRole role) const {
+  for (auto [i, r] : llvm::enumerate(argRoles))
+    if (r == role)
+      return i;
+  return std::nullopt;
+}
+
+/// "@fn argument #i (amp.role = \"param\") of type tensor<?x?xf32>".
+static std::string describeValue(func::FuncOp fn, bool isArg, unsigned i) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "@" << fn.getSymName() << (isArg ? " argument #" : " result #") << i;
+  auto role = isArg ? fn.getArgAttrOfType<StringAttr>(i, kRoleAttr)
+                    : fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
+  if (role)
+    os << " (amp.role = \"" << role.getValue() << "\")";
+  os << " of type "
+     << (isArg ? fn.getArgumentTypes()[i] : fn.getResultTypes()[i]);
+  return text;
+}
+
+llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
+                                                func::FuncOp eval) {
+  for (func::FuncOp fn : {train, eval}) {
+    if (!fn)
+      continue;
+    for (bool isArg : {true, false}) {
+      TypeRange types = isArg ? TypeRange(fn.getArgumentTypes())
+                              : TypeRange(fn.getResultTypes());
+      for (auto [i, type] : llvm::enumerate(types)) {
+        auto shaped = dyn_cast<RankedTensorType>(type);
+        if (!shaped)
+          return makeError(describeValue(fn, isArg, i) +
+                           ": only ranked tensors can be bound to buffers");
+        auto role = isArg ? fn.getArgAttrOfType<StringAttr>(i, kRoleAttr)
+                          : fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
+        StringRef name = role ? role.getValue() : "";
+        bool batched = name == "input" || name == "label" || name == "logits";
+        for (auto [d, size] : llvm::enumerate(shaped.getShape()))
+          if (ShapedType::isDynamic(size) && !(batched && d == 0))
+            return makeError(
+                describeValue(fn, isArg, i) + ": dimension " + llvm::Twine(d) +
+                " is dynamic; only dimension 0 (the batch) of the input, the "
+                "label and the logits may be dynamic (--batch-size sets it), "
+                "every other size must be static");
+        TensorSpec spec;
+        for (int64_t size : shaped.getShape())
+          spec.shape.push_back(ShapedType::isDynamic(size) ? 1 : size);
+        if (!spec.checkedBytes())
+          return makeError(describeValue(fn, isArg, i) +
+                           ": its size in bytes does not fit in 63 bits");
+      }
+    }
+  }
+  return llvm::Error::success();
+}
+
+/// The specs of `types`, dynamic sizes taking `batch`.
+static llvm::Expected<std::vector<TensorSpec>> specsOf(TypeRange types,
+                                                       int64_t batch) {
+  std::vector<TensorSpec> specs;
+  for (Type t : types) {
+    auto spec = TensorSpec::fromType(t, batch);
+    if (!spec)
+      return spec.takeError();
+    specs.push_back(*spec);
+  }
+  return specs;
+}
+
+llvm::Expected<std::pair<func::FuncOp, func::FuncOp>>
+mlir::amp::runtime::findSteps(ModuleOp module) {
+  SmallVector<func::FuncOp> trainFns, evalFns;
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (fn->hasAttr(kTrainStepAttr))
+      trainFns.push_back(fn);
+    if (fn->hasAttr(kEvalStepAttr))
+      evalFns.push_back(fn);
+  }
+  if (trainFns.empty())
+    return makeError("no func.func with the amp.train_step attribute; mark "
+                     "the training step (docs/training-step.md)");
+  if (trainFns.size() > 1 || evalFns.size() > 1)
+    return makeError("the module has " + llvm::Twine(trainFns.size()) +
+                     " amp.train_step and " + llvm::Twine(evalFns.size()) +
+                     " amp.eval_step functions; amp-run trains one step "
+                     "with at most one eval step");
+  return std::make_pair(trainFns.front(),
+                        evalFns.empty() ? func::FuncOp() : evalFns.front());
+}
+
+llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
+  auto steps = findSteps(module);
+  if (!steps)
+    return steps.takeError();
+  auto [trainFn, evalFn] = *steps;
+  DiagnosticCollector diagnostics(module.getContext());
+  FailureOr<TrainingStep> step =
+      TrainingStep::analyze(trainFn, /*requireMarkers=*/false);
+  if (failed(step))
+    return diagnostics.makeError("@" + trainFn.getSymName() +
+                                 " violates the training-step contract");
+  if (llvm::Error err = checkStepShapes(trainFn, evalFn))
+    return std::move(err);
+
+  StepLayout layout;
+  layout.trainName = trainFn.getSymName().str();
+  layout.argRoles.assign(step->argRoles.begin(), step->argRoles.end());
+  auto argSpecs = specsOf(trainFn.getArgumentTypes(), batch);
+  if (!argSpecs)
+    return argSpecs.takeError();
+  auto resultSpecs = specsOf(trainFn.getResultTypes(), batch);
+  if (!resultSpecs)
+    return resultSpecs.takeError();
+  layout.argSpecs = std::move(*argSpecs);
+  layout.resultSpecs = std::move(*resultSpecs);
+  layout.params.assign(step->params.begin(), step->params.end());
+  layout.optStates.assign(step->optStates.begin(), step->optStates.end());
+  layout.input = step->input;
+  layout.batch = layout.argSpecs[step->input].shape.front();
+  layout.label = step->label;
+  layout.lossResult = step->lossResult;
+  layout.foundInfResult = step->foundInfResult;
+  layout.underflowCountResult = step->underflowCountResult;
+  layout.underflowTotalResult = step->underflowTotalResult;
+  for (unsigned i = 0; i < trainFn.getNumArguments(); ++i) {
+    if (auto it = step->updateOfArg.find(i); it != step->updateOfArg.end())
+      layout.updates.push_back({i, it->second});
+    if (auto value = trainFn.getArgAttrOfType<FloatAttr>(i, kInitialValueAttr))
+      layout.initialValues.push_back({i, value.getValueAsDouble()});
+    layout.fanIn.push_back(llvm::is_contained(step->params, i)
+                               ? contractionFanIn(trainFn.getArgument(i))
+                               : std::nullopt);
+  }
+
+  if (evalFn) {
+    FailureOr<EvalStep> e = EvalStep::analyze(evalFn);
+    if (failed(e))
+      return diagnostics.makeError("@" + evalFn.getSymName() +
+                                   " violates the eval-step contract");
+    if (e->params.size() != step->params.size())
+      return makeError("@" + evalFn.getSymName() + " takes " +
+                       llvm::Twine(e->params.size()) + " parameters, @" +
+                       trainFn.getSymName() + " " +
+                       llvm::Twine(step->params.size()));
+    Eval eval;
+    eval.name = evalFn.getSymName().str();
+    eval.numArgs = evalFn.getNumArguments();
+    eval.input = e->input;
+    eval.trainArgOf.resize(eval.numArgs);
+    for (auto [k, p] : llvm::enumerate(e->params)) {
+      if (evalFn.getArgument(p).getType() !=
+          trainFn.getArgument(step->params[k]).getType())
+        return makeError("@" + evalFn.getSymName() + " parameter #" +
+                         llvm::Twine(k) + " has a different type than @" +
+                         trainFn.getSymName() + "'s");
+      eval.trainArgOf[p] = step->params[k];
+    }
+    auto inputSpec =
+        TensorSpec::fromType(evalFn.getArgument(e->input).getType(), batch);
+    if (!inputSpec)
+      return inputSpec.takeError();
+    auto logitsSpec = TensorSpec::fromType(evalFn.getResultTypes()[0], batch);
+    if (!logitsSpec)
+      return logitsSpec.takeError();
+    eval.inputSpec = *inputSpec;
+    eval.logitsSpec = *logitsSpec;
+    layout.eval = std::move(eval);
+  }
+  return layout;
+}
+
+llvm::Expected<std::unique_ptr<BoundStep>>
+BoundStep::create(ModuleOp module, Backend &backend, int64_t batch) {
+  auto layout = StepLayout::read(module, batch);
+  if (!layout)
+    return layout.takeError();
+  std::unique_ptr<BoundStep> step(new BoundStep(backend, std::move(*layout)));
+  const StepLayout &l = step->stepLayout;
+  SmallVector<StringRef> entries{l.trainName};
+  if (l.eval)
+    entries.push_back(l.eval->name);
+  auto jit = backend.compile(module, entries);
+  if (!jit)
+    return jit.takeError();
+  step->jit = std::move(*jit);
+  for (const TensorSpec &spec : l.argSpecs)
+    step->args.push_back(backend.allocate(spec));
+  for (const TensorSpec &spec : l.resultSpecs)
+    step->results.push_back(backend.allocate(spec));
+  if (l.eval) {
+    step->evalInputBuffer = backend.allocate(l.eval->inputSpec);
+    step->logitsBuffer = backend.allocate(l.eval->logitsSpec);
+  }
+  return step;
+}
+
+void BoundStep::resetState(std::mt19937_64 &rng,
+                           std::optional<double> initialScale) {
+  std::optional<unsigned> scaleArg = stepLayout.argWithRole(ArgRole::LossScale);
+  for (unsigned i = 0; i < args.size(); ++i) {
+    if (i == stepLayout.input || i == stepLayout.label)
+      continue;
+    HostTensor &host = args[i]->host();
+    host.fillZero();
+    if (llvm::is_contained(stepLayout.params, i))
+      initParameter(host, rng, stepLayout.fanIn[i]);
+    if (scaleArg && i == *scaleArg) {
+      double scale = MixedPrecisionConfig().initScale;
+      for (auto [arg, value] : stepLayout.initialValues)
+        if (arg == i)
+          scale = value;
+      host.as<float>()[0] = static_cast<float>(initialScale.value_or(scale));
+    }
+    args[i]->upload();
+  }
+}
+
+/// The descriptors of `buffers`, in order.
+static SmallVector<void *> descriptorsOf(ArrayRef<DeviceBuffer *> buffers) {
+  SmallVector<void *> descriptors;
+  for (DeviceBuffer *b : buffers)
+    descriptors.push_back(b->descriptor());
+  return descriptors;
+}
+
+llvm::Error BoundStep::run() {
+  SmallVector<DeviceBuffer *> buffers;
+  for (auto &b : args)
+    buffers.push_back(b.get());
+  for (auto &b : results)
+    buffers.push_back(b.get());
+  if (llvm::Error err =
+          jit->invoke(stepLayout.trainName, descriptorsOf(buffers)))
+    return err;
+  return device.checkCall();
+}
+
+void BoundStep::carry() {
+  for (auto [arg, res] : stepLayout.updates)
+    std::swap(args[arg], results[res]);
+}
+
+llvm::Error BoundStep::runEval() {
+  const StepLayout::Eval &eval = *stepLayout.eval;
+  SmallVector<DeviceBuffer *> buffers;
+  for (unsigned i = 0; i < eval.numArgs; ++i)
+    buffers.push_back(i == eval.input ? evalInputBuffer.get()
+                                      : args[*eval.trainArgOf[i]].get());
+  buffers.push_back(logitsBuffer.get());
+  if (llvm::Error err = jit->invoke(eval.name, descriptorsOf(buffers)))
+    return err;
+  return device.checkCall();
+}

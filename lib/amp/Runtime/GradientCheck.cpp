@@ -1,0 +1,250 @@
+//===- GradientCheck.cpp - a step's backward against its own loss ---------===//
+
+#include "amp/Runtime/GradientCheck.h"
+
+#include "amp/Analysis/ParameterFanIn.h"
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Conversion/Passes.h"
+#include "amp/Runtime/Batches.h"
+#include "amp/Runtime/BoundStep.h"
+#include "amp/Runtime/ParameterInit.h"
+#include "amp/Runtime/Trainer.h"
+#include "amp/Support/Diagnostics.h"
+#include "amp/Transforms/Passes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+static constexpr llvm::StringLiteral kCheckedFn = "amp_gradient_check";
+/// f64 units in the last place of the loss that a difference quotient does
+/// not resolve (GradientCheck.h).
+static constexpr double kNoiseUlps = 16;
+
+double GradientCheckResult::worstError() const {
+  double worst = 0;
+  for (const ParameterCheck &p : params)
+    worst = std::max(worst, p.worstError);
+  return worst;
+}
+
+/// Turns the training step of `module` into @amp_gradient_check returning
+/// (loss, the raw gradient of every parameter in argument order), alone in
+/// the module. Returns the parameters' argument indices.
+static FailureOr<SmallVector<unsigned>> makeGradientFunction(ModuleOp module) {
+  func::FuncOp fn;
+  for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
+    if (f->hasAttr(kTrainStepAttr) && !fn)
+      fn = f;
+    else
+      f.erase();
+  }
+  FailureOr<TrainingStep> step =
+      TrainingStep::analyze(fn, /*requireMarkers=*/true);
+  if (failed(step))
+    return failure();
+  if (!fn.getBody().hasOneBlock())
+    return fn.emitError("the gradient check needs a single-block step");
+  auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
+  SmallVector<Value> results{ret.getOperand(step->lossResult)};
+  for (unsigned p : step->params)
+    results.push_back(step->gradOfParam.lookup(p).getRaw());
+  OpBuilder b(ret);
+  func::ReturnOp::create(b, ret.getLoc(), results);
+  ret.erase();
+  fn.setFunctionType(FunctionType::get(
+      module.getContext(), fn.getArgumentTypes(), TypeRange(results)));
+  fn.removeResAttrsAttr();
+  fn->removeAttr(kTrainStepAttr);
+  fn.setSymName(kCheckedFn);
+  return SmallVector<unsigned>(step->params.begin(), step->params.end());
+}
+
+/// Element `i` of an f64 buffer's host copy.
+static double &at(DeviceBuffer &b, int64_t i) {
+  return b.host().as<double>()[i];
+}
+
+llvm::Expected<GradientCheckResult>
+mlir::amp::runtime::checkGradients(ModuleOp module,
+                                   const GradientCheckOptions &options,
+                                   Backend &backend, const Dataset &data) {
+  TrainOptions run;
+  run.batchSize = options.batchSize;
+  run.seed = options.seed;
+  auto plan = planRun(module, run);
+  if (!plan)
+    return plan.takeError();
+  if (llvm::Error err = checkRunAgainstData(*plan, data, data))
+    return std::move(err);
+
+  // The fan-in of each parameter, read before the step is retyped.
+  func::FuncOp trainFn = findSteps(module)->first; // planRun found it
+  std::vector<std::optional<int64_t>> fanIn;
+  for (BlockArgument arg : trainFn.getArguments())
+    fanIn.push_back(contractionFanIn(arg));
+
+  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+  SmallVector<unsigned> params;
+  {
+    DiagnosticCollector diagnostics(module.getContext());
+    FailureOr<SmallVector<unsigned>> p = makeGradientFunction(*work);
+    if (failed(p))
+      return diagnostics.makeError("the gradient check cannot use the step");
+    params = std::move(*p);
+  }
+  if (llvm::Error err = runPipeline(
+          *work,
+          [](OpPassManager &pm) {
+            pm.addPass(createLowerAmpToStandard());
+            pm.addPass(createPromoteToF64());
+          },
+          "amp-lower-to-standard, amp-promote-to-f64"))
+    return std::move(err);
+  auto fn = work->lookupSymbol<func::FuncOp>(kCheckedFn);
+  std::vector<TensorSpec> argSpecs, resultSpecs;
+  for (Type t : fn.getArgumentTypes()) {
+    auto spec = TensorSpec::fromType(t, plan->batch);
+    if (!spec)
+      return spec.takeError();
+    argSpecs.push_back(*spec);
+  }
+  for (Type t : fn.getResultTypes()) {
+    auto spec = TensorSpec::fromType(t, plan->batch);
+    if (!spec)
+      return spec.takeError();
+    resultSpecs.push_back(*spec);
+  }
+  FailureOr<TrainingStep> roles =
+      TrainingStep::analyze(trainFn, /*requireMarkers=*/true);
+  unsigned inputArg = roles->input, labelArg = roles->label;
+  auto jit = backend.compile(*work, {kCheckedFn});
+  if (!jit)
+    return jit.takeError();
+  std::vector<std::unique_ptr<DeviceBuffer>> args, results;
+  for (const TensorSpec &s : argSpecs)
+    args.push_back(backend.allocate(s));
+  for (const TensorSpec &s : resultSpecs)
+    results.push_back(backend.allocate(s));
+
+  // The state and the first batch of a training run with this seed
+  // (BoundStep::resetState, then the shuffle), widened to f64.
+  std::mt19937_64 rng(options.seed);
+  for (unsigned p : params) {
+    TensorSpec f32 = argSpecs[p];
+    f32.kind = ElementKind::F32;
+    HostTensor init(f32);
+    initParameter(init, rng, fanIn[p]);
+    for (int64_t i = 0; i < f32.numElements(); ++i)
+      at(*args[p], i) = init.as<float>()[i];
+  }
+  std::vector<int64_t> order(data.numExamples);
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  {
+    TensorSpec f32 = argSpecs[inputArg];
+    f32.kind = ElementKind::F32;
+    HostTensor input(f32);
+    fillBatch(data, order, 0, plan->batch, input, &args[labelArg]->host());
+    for (int64_t i = 0; i < f32.numElements(); ++i)
+      at(*args[inputArg], i) = input.as<float>()[i];
+  }
+  for (auto &a : args)
+    a->upload();
+
+  SmallVector<void *> descriptors;
+  for (auto &a : args)
+    descriptors.push_back(a->descriptor());
+  for (auto &r : results)
+    descriptors.push_back(r->descriptor());
+  auto lossAt = [&]() -> llvm::Expected<double> {
+    if (llvm::Error err = (*jit)->invoke(kCheckedFn, descriptors))
+      return std::move(err);
+    if (llvm::Error err = backend.checkCall())
+      return std::move(err);
+    return results[0]->readScalar<double>();
+  };
+
+  GradientCheckResult result;
+  auto loss = lossAt();
+  if (!loss)
+    return loss.takeError();
+  if (!std::isfinite(*loss))
+    return makeError("the loss is not finite at the checked point");
+  result.loss = *loss;
+  std::vector<std::vector<double>> grads;
+  for (size_t k = 0; k < params.size(); ++k) {
+    DeviceBuffer &g = *results[k + 1];
+    g.download();
+    grads.emplace_back(g.host().as<double>(),
+                       g.host().as<double>() + g.spec().numElements());
+  }
+
+  for (size_t k = 0; k < params.size(); ++k) {
+    unsigned p = params[k];
+    const std::vector<double> &g = grads[k];
+    DeviceBuffer &w = *args[p];
+    ParameterCheck check;
+    check.argument = p;
+    TensorSpec f32 = argSpecs[p];
+    f32.kind = ElementKind::F32;
+    check.type = f32.str();
+    std::vector<int64_t> picks(g.size());
+    std::iota(picks.begin(), picks.end(), 0);
+    size_t largest = std::min<size_t>(options.largest, g.size());
+    std::partial_sort(picks.begin(), picks.begin() + largest, picks.end(),
+                      [&](int64_t a, int64_t b) {
+                        return std::fabs(g[a]) > std::fabs(g[b]);
+                      });
+    picks.resize(largest);
+    if (!g.empty()) {
+      std::uniform_int_distribution<int64_t> any(0, g.size() - 1);
+      for (int r = 0; r < options.random; ++r)
+        picks.push_back(any(rng));
+    }
+    for (int64_t e : picks) {
+      double saved = at(w, e);
+      double h = options.relativeStep * std::max(1.0, std::fabs(saved));
+      at(w, e) = saved + h;
+      w.upload();
+      auto plus = lossAt();
+      if (!plus)
+        return plus.takeError();
+      at(w, e) = saved - h;
+      w.upload();
+      auto minus = lossAt();
+      if (!minus)
+        return minus.takeError();
+      at(w, e) = saved;
+      w.upload();
+      double numeric = (*plus - *minus) / (2 * h);
+      // The difference quotient cannot resolve less than the rounding of
+      // the two losses it subtracts (with margin for the rounding of the
+      // loss's own reduction); that much of a disagreement is not counted.
+      double noise = kNoiseUlps * std::ldexp(1.0, -52) *
+                     (std::fabs(*plus) + std::fabs(*minus)) / (2 * h);
+      double error = std::max(0.0, std::fabs(g[e] - numeric) - noise) /
+                     std::max({std::fabs(g[e]), std::fabs(numeric), 1e-300});
+      if (!std::isfinite(error))
+        error = INFINITY;
+      ++check.checked;
+      if (check.checked == 1 || error > check.worstError) {
+        check.worstElement = e;
+        check.worstError = error;
+        check.analytic = g[e];
+        check.numeric = numeric;
+      }
+    }
+    result.params.push_back(check);
+  }
+  return result;
+}

@@ -1,0 +1,268 @@
+//===- RunLog.cpp - the record of a training run --------------------------===//
+
+#include "RunLog.h"
+
+#include "amp/Support/OutputFile.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+static llvm::Error makeError(const llvm::Twine &msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// A value as printf's %g writes it (1, 0.5, 5.96046e-08): the log.
+static std::string formatScale(double scale) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", scale);
+  return text;
+}
+
+/// A float with the 9 significant digits that read back to the same float
+/// (FLT_DECIMAL_DIG): the CSV.
+static std::string formatExact(float value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", static_cast<double>(value));
+  return text;
+}
+
+llvm::Expected<std::unique_ptr<RunLog>> RunLog::create(const TrainOptions &o,
+                                                       RunResult &result,
+                                                       const RunShape &shape,
+                                                       llvm::raw_ostream &log) {
+  std::unique_ptr<RunLog> record(new RunLog(o, result, shape, log));
+  record->live = o.progress && log.is_displayed();
+  record->lastProgress = std::chrono::steady_clock::now();
+  if (o.csvPath.empty())
+    return std::move(record);
+  auto target = classifyOutput(o.csvPath);
+  if (!target)
+    return target.takeError();
+  if (target->mode == OutputTarget::Mode::Direct) {
+    // /dev/stdout, a pipe: written as the run goes.
+    std::error_code ec;
+    record->csv = std::make_unique<llvm::raw_fd_ostream>(o.csvPath, ec);
+    if (ec)
+      return makeError("cannot write '" + o.csvPath + "': " + ec.message());
+  } else {
+    auto tmp = llvm::sys::fs::TempFile::create(target->path + ".tmp-%%%%%%");
+    if (!tmp)
+      return makeError("cannot write '" + o.csvPath +
+                       "': " + llvm::toString(tmp.takeError()));
+    record->csvFile.emplace(std::move(*tmp));
+    record->keepPath = target->path;
+    record->csv = std::make_unique<llvm::raw_fd_ostream>(record->csvFile->FD,
+                                                         /*shouldClose=*/false);
+  }
+  *record->csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
+               << (shape.hasUnderflow ? ",underflow_flushed,underflow_total"
+                                      : "")
+               << "\n";
+  return std::move(record);
+}
+
+RunLog::~RunLog() {
+  csv.reset();
+  if (csvFile)
+    llvm::consumeError(csvFile->discard());
+}
+
+llvm::Error RunLog::publish() {
+  if (csv && !csvFile) { // written directly
+    csv->flush();
+    std::error_code ec = csv->error();
+    csv->clear_error();
+    csv.reset();
+    if (ec)
+      return makeError("cannot write '" + options.csvPath +
+                       "': " + ec.message());
+    return llvm::Error::success();
+  }
+  if (!csvFile)
+    return llvm::Error::success();
+  csv->flush();
+  std::error_code ec = csv->error();
+  csv->clear_error();
+  csv.reset();
+  llvm::Error done = ec ? csvFile->discard() : csvFile->keep(keepPath);
+  csvFile.reset();
+  if (ec) {
+    llvm::consumeError(std::move(done));
+    return makeError("cannot write '" + options.csvPath + "': " + ec.message());
+  }
+  if (done)
+    return makeError("cannot write '" + options.csvPath +
+                     "': " + llvm::toString(std::move(done)));
+  return llvm::Error::success();
+}
+
+void RunLog::beginEpoch(int e) {
+  epoch = e;
+  lossSum = 0;
+  lossCount = 0;
+  skippedThisEpoch = 0;
+}
+
+llvm::Error RunLog::record(const StepRecord &step) {
+  msTotal += step.ms;
+  ++result.steps;
+  if (step.foundInf) {
+    ++result.skippedSteps;
+    ++skippedThisEpoch;
+  }
+  result.underflowFlushed += step.underflowFlushed;
+  result.underflowTotal += step.underflowTotal;
+  if (std::isfinite(step.loss)) {
+    lossSum += step.loss;
+    ++lossCount;
+  }
+  if (csv) {
+    *csv << result.name << "," << result.steps << "," << step.epoch << ","
+         << formatExact(step.loss) << "," << formatExact(step.scaleUsed) << ","
+         << (step.foundInf ? 1 : 0) << "," << llvm::format("%.4f", step.ms);
+    if (shape.hasUnderflow)
+      *csv << "," << step.underflowFlushed << "," << step.underflowTotal;
+    *csv << "\n";
+  }
+  // The stop rules (shared REFERENCE.md, "scale collapse"): stop, say why,
+  // fail the run.
+  std::string where = "step " + std::to_string(result.steps) + " (epoch " +
+                      std::to_string(step.epoch) + ")";
+  std::string precision = stringifyPrecision(options.rewrite.precision).str();
+  if (!std::isfinite(step.loss)) {
+    clearLiveLine();
+    std::string kind = std::isnan(step.loss) ? "NaN" : "inf";
+    if (step.nonFiniteParam)
+      return llvm::joinErrors(
+          publish(),
+          makeError(where + ": the loss is non-finite (" + kind +
+                    ") because the parameters became non-finite in step " +
+                    std::to_string(result.steps - 1) + "'s update (argument #" +
+                    std::to_string(*step.nonFiniteParam) + " first): " +
+                    (shape.checksOverflow
+                         ? "its gradients were finite, so the update itself "
+                           "overflowed (check the learning rate)"
+                         : "this run checks no gradient for overflow, so "
+                           "non-finite gradients reach the update (a run with "
+                           "loss scaling, e.g. --run=" +
+                               precision +
+                               "+dynamic, skips such steps); stopping")));
+    return llvm::joinErrors(
+        publish(),
+        makeError(where + ": the loss itself is non-finite (" + kind +
+                  "): the forward pass overflowed, which does not depend on "
+                  "the loss scale, so backing off cannot help; stopping "
+                  "(check the input, the learning rate and which ops run "
+                  "in " +
+                  precision + ")"));
+  }
+  if (step.foundInf && shape.dynamicScale &&
+      step.scaleUsed <= static_cast<float>(options.rewrite.minScale)) {
+    clearLiveLine();
+    return llvm::joinErrors(
+        publish(),
+        makeError(where + ": the loss scale is at its floor (" +
+                  formatScale(options.rewrite.minScale) +
+                  ", --min-scale) and the gradients still overflow (" +
+                  llvm::Twine(step.consecutiveSkips) +
+                  " consecutive skipped steps): backing off cannot help; "
+                  "stopping"));
+  }
+  if (step.foundInf && shape.hasScale && !shape.dynamicScale &&
+      step.consecutiveSkips >= kMaxConsecutiveStaticSkips) {
+    clearLiveLine();
+    return llvm::joinErrors(
+        publish(),
+        makeError(where + ": " + llvm::Twine(step.consecutiveSkips) +
+                  " consecutive steps overflowed at the static loss scale " +
+                  formatScale(step.scaleUsed) +
+                  ", so none of them updated the parameters; stopping "
+                  "(lower --init-scale, or use dynamic loss scaling, "
+                  "which backs off)"));
+  }
+  progressLine(step);
+  return llvm::Error::success();
+}
+
+void RunLog::progressLine(const StepRecord &step) {
+  if (!options.progress)
+    return;
+  auto now = std::chrono::steady_clock::now();
+  double since = std::chrono::duration<double>(now - lastProgress).count();
+  bool last = step.stepInEpoch == shape.stepsPerEpoch;
+  if (live ? (since < 0.1 && !last)
+           : (options.progressSeconds <= 0 || since < options.progressSeconds))
+    return;
+  lastProgress = now;
+  double ms = msTotal / static_cast<double>(result.steps);
+  int64_t totalSteps = shape.stepsPerEpoch * options.epochs;
+  double eta = ms * static_cast<double>(totalSteps - result.steps) / 1000.0;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "  [" << result.name << "] epoch " << epoch << "/" << options.epochs
+     << ", step " << step.stepInEpoch << "/" << shape.stepsPerEpoch << ": loss "
+     << llvm::format("%.4f", step.loss);
+  if (shape.hasScale)
+    os << ", loss scale " << formatScale(step.scaleUsed);
+  if (shape.checksOverflow)
+    os << ", skipped " << skippedThisEpoch;
+  os << ", " << llvm::format("%.3f", ms) << " ms/step, ETA "
+     << llvm::format("%.0f", eta) << " s";
+  if (live) {
+    log << "\r" << text << "\x1b[K";
+    liveLineShown = true;
+  } else {
+    log << text << "\n";
+  }
+  log.flush();
+}
+
+void RunLog::clearLiveLine() {
+  if (!liveLineShown)
+    return;
+  log << "\r\x1b[K";
+  log.flush();
+  liveLineShown = false;
+}
+
+void RunLog::endEpoch() {
+  result.finalTrainLoss = lossCount ? lossSum / lossCount : NAN;
+  clearLiveLine();
+  if (!options.progress)
+    return;
+  log << "  [" << result.name << "] epoch " << epoch << "/" << options.epochs
+      << ": train loss " << llvm::format("%.4f", result.finalTrainLoss);
+  if (shape.hasEval)
+    log << ", test accuracy " << llvm::format("%.4f", result.testAccuracy);
+  if (shape.hasScale)
+    log << ", loss scale " << llvm::format("%g", result.finalLossScale);
+  if (shape.checksOverflow)
+    log << ", skipped " << skippedThisEpoch;
+  if (shape.hasUnderflow && result.underflowTotal > 0)
+    log << ", backward flushed "
+        << llvm::format("%.3f%%",
+                        100.0 * static_cast<double>(result.underflowFlushed) /
+                            static_cast<double>(result.underflowTotal));
+  log << ", " << llvm::format("%.3f", msTotal / result.steps) << " ms/step";
+  if (!shape.device.empty())
+    log << " " << shape.device;
+  log << "\n";
+  log.flush();
+}
+
+llvm::Error RunLog::finish() {
+  result.msPerStep = msTotal / static_cast<double>(result.steps);
+  if (result.steps > 0 && result.skippedSteps == result.steps)
+    return llvm::joinErrors(
+        publish(),
+        makeError("every step of the run (" + llvm::Twine(result.steps) +
+                  " of " + llvm::Twine(result.steps) +
+                  ") overflowed and was skipped: the parameters never "
+                  "changed (lower --init-scale, or check the step)"));
+  return publish();
+}

@@ -1,0 +1,26 @@
+// amp-run --check-gradients: the shipped hand-written backward passes are
+// the derivatives of the losses their steps return, to f64 precision
+// (central differences in f64, amp-promote-to-f64), and a wrong backward is
+// caught.
+// RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients | FileCheck %s --check-prefix=MLP
+// MLP: amp-run: gradient check (f64, central differences
+// MLP: argument{{ +}}parameter{{ +}}elements{{ +}}worst rel err
+// MLP-NEXT: #0{{ +}}784x256xf32{{ +}}5{{ +}}{{0\.000e\+00|[0-9.]+e-(0[6-9]|[1-9][0-9])}}
+// MLP-COUNT-5: #{{[0-9]+}}{{ +}}{{[0-9x]+}}xf32{{ +}}5{{ +}}{{0\.000e\+00|[0-9.]+e-(0[6-9]|[1-9][0-9])}}
+// MLP: loss 2.{{[0-9]+}}, worst relative error {{.*}} (tolerance 1e-05): passed
+// RUN: amp-run %amp_src_root/examples/fashion-mnist/adam.mlir --check-gradients | FileCheck %s --check-prefix=PASS
+// RUN: amp-run %amp_src_root/examples/fashion-mnist/transformer.mlir --check-gradients | FileCheck %s --check-prefix=PASS
+// PASS: (tolerance 1e-05): passed
+//
+// The softmax cross-entropy gradient with p + onehot instead of p - onehot.
+// RUN: sed 's/%%d = arith.subf %%p, %%oh : f32/%%d = arith.addf %%p, %%oh : f32/' %amp_src_root/examples/fashion-mnist/mlp.mlir > %t.broken.mlir
+// RUN: not amp-run %t.broken.mlir --check-gradients > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=BROKEN < %t.out
+// BROKEN: (tolerance 1e-05): FAILED
+// RUN: FileCheck %s --check-prefix=BROKEN-ERR < %t.err
+// BROKEN-ERR: amp-run: --check-gradients: the backward differs from the finite differences of the loss
+//
+// Synthetic data, a dynamic batch.
+// RUN: amp-run %S/Inputs/dynamic-batch.mlir --data=synthetic --batch-size=8 --check-gradients | FileCheck %s --check-prefix=SYN
+// SYN: amp-run: synthetic data, 512 training examples of 784 values, 10 classes
+// SYN: (tolerance 1e-05): passed
