@@ -18,8 +18,11 @@ def VerifyTrainingStep : Pass<"amp-verify-training-step", "ModuleOp"> {
   let description = [{
     Checks every `func.func` carrying `amp.train_step` against the contract
     in docs/training-step.md: argument roles (`amp.role` = "param",
-    "opt_state", "input", "label", and after loss scaling "loss_scale",
-    "growth_tracker"), one `amp.role = "loss"` result of type tensor<f32>,
+    "opt_state", "input", "label"; after dynamic loss scaling also
+    "loss_scale", "growth_tracker", "hysteresis_tracker" and
+    "consecutive_skips", after static loss scaling "consecutive_skips"),
+    one `amp.role = "loss"` result of type tensor<f32> (and after loss
+    scaling one result per added argument plus "found_inf"),
     one `amp.updates = i` result per param/opt_state argument i with that
     argument's type, exactly one `amp.loss_grad`, exactly one `amp.grad` per
     parameter. Every violation is a located error; the pass fails on any.
