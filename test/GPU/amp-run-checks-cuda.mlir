@@ -5,8 +5,8 @@
 // already loss-scaled step). The stand-in driver (Inputs/fake_cuda.c) lets
 // them run without a GPU; the CPU side is test/tools/amp-run-checks.mlir.
 // RUN: env LD_LIBRARY_PATH=%fake_cuda_dir not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --device=cuda --batch-size=64 2>&1 | FileCheck %s --check-prefix=BATCH
-// BATCH: amp-run: run f16+dynamic: --batch-size=64 conflicts with the static batch size 128 of the input
 // BATCH-NOT: loading
+// BATCH: amp-run: run f16+dynamic: --batch-size=64 conflicts with the static batch size 128 of the input
 // RUN: env LD_LIBRARY_PATH=%fake_cuda_dir not amp-run %amp_src_root/test/tools/Inputs/f16-input.mlir --device=cuda --run=f32 2>&1 | FileCheck %s --check-prefix=F16IN
 // F16IN: amp-run: run f32: @train_step: the input must be f32
 // RUN: env LD_LIBRARY_PATH=%fake_cuda_dir not amp-run %amp_src_root/test/tools/Inputs/five-classes.mlir --device=cuda --run=f32 2>&1 | FileCheck %s --check-prefix=CLASSES

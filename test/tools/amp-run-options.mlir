@@ -20,8 +20,8 @@
 // RUN: not amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision=growth-factor=inf 2>&1 | FileCheck %s --check-prefix=OPT-GF
 // OPT-GF: error: amp-loss-scaling: growth-factor=inf: must be finite and > 1
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --growth-factor=inf 2>&1 | FileCheck %s --check-prefix=GF
-// GF: amp-run: --growth-factor=inf: must be finite and > 1
 // GF-NOT: loading
+// GF: amp-run: --growth-factor=inf: must be finite and > 1
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --growth-interval=0 2>&1 | FileCheck %s --check-prefix=GI
 // GI: amp-run: --growth-interval=0: must be >= 1 clean step
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --backoff-factor=1 2>&1 | FileCheck %s --check-prefix=BF

@@ -39,9 +39,13 @@ struct StepLayout {
   std::optional<unsigned> underflowCountResult, underflowTotalResult;
   /// (argument, result holding its new value), by argument index.
   std::vector<std::pair<unsigned, unsigned>> updates;
-  /// `amp.initial_value` of arguments that have one (the loss scale's initial
-  /// value after dynamic loss scaling), by argument index.
-  std::vector<std::pair<unsigned, double>> initialValues;
+  /// The bytes an argument starts from, by argument index (empty: none),
+  /// from its `amp.initial_value` attribute (docs/training-step.md): a
+  /// float or integer for a 0-d tensor (the loss scale, the counters loss
+  /// scaling adds), a dense or dense_resource elements attribute of the
+  /// argument's type (the weights of an exported model). A resource whose
+  /// blob is elided gives none: the parameter is drawn at random.
+  std::vector<std::vector<char>> initialData;
   /// The fan-in of each parameter as its contraction reads it
   /// (Analysis/ParameterFanIn.h), by argument index; nullopt for other
   /// arguments and parameters no contraction reads.
@@ -106,12 +110,12 @@ public:
   size_t numArgs() const { return args.size(); }
   size_t numResults() const { return results.size(); }
 
-  /// The state a run starts from, uploaded: parameters drawn by
-  /// `initParameter` (ParameterInit.h) from `rng` in argument order with
-  /// the layout's fan-in, the
-  /// optimizer state and the loss-scale counters zero, the loss scale
-  /// `initialScale` (or, when the argument carries `amp.initial_value`,
-  /// that value unless `initialScale` is given).
+  /// The state a run starts from, uploaded: every argument with initial
+  /// data (`initialData`: a model's weights, the loss-scale state) starts
+  /// from it; the other parameters are drawn by `initParameter`
+  /// (ParameterInit.h) from `rng` in argument order with the layout's
+  /// fan-in; the rest (optimizer state, counters) is zero. `initialScale`,
+  /// when given, is the loss scale's value whatever the step says.
   void resetState(std::mt19937_64 &rng,
                   std::optional<double> initialScale = std::nullopt);
 

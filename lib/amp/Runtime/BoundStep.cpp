@@ -6,6 +6,9 @@
 #include "amp/Runtime/ParameterInit.h"
 #include "amp/Support/Diagnostics.h"
 #include "amp/Support/MixedPrecisionConfig.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -64,6 +67,16 @@ llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
                 " is dynamic; only dimension 0 (the batch) of the input, the "
                 "label and the logits may be dynamic (--batch-size sets it), "
                 "every other size must be static");
+        if (Attribute init =
+                isArg ? fn.getArgAttr(i, kInitialValueAttr) : Attribute()) {
+          auto elements = dyn_cast<ElementsAttr>(init);
+          bool scalar = isa<FloatAttr, IntegerAttr>(init) &&
+                        shaped.hasStaticShape() && shaped.getNumElements() == 1;
+          if (!scalar && (!elements || elements.getShapedType() != shaped))
+            return makeError(describeValue(fn, isArg, i) + ": its " +
+                             kInitialValueAttr +
+                             " does not match the argument's type");
+        }
         TensorSpec spec;
         for (int64_t size : shaped.getShape())
           spec.shape.push_back(ShapedType::isDynamic(size) ? 1 : size);
@@ -74,6 +87,82 @@ llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
     }
   }
   return llvm::Error::success();
+}
+
+/// The bytes of argument `i`'s `amp.initial_value` in the layout of `spec`
+/// (empty: none, or an elided resource). Errors: an attribute of another
+/// type than the argument.
+static llvm::Expected<std::vector<char>>
+initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
+  Attribute attr = fn.getArgAttr(i, kInitialValueAttr);
+  if (!attr)
+    return std::vector<char>();
+  size_t bytes = static_cast<size_t>(spec.numElements()) * spec.elementBytes();
+  std::vector<char> data(bytes);
+  auto mismatch = [&]() {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << attr;
+    return makeError(describeValue(fn, /*isArg=*/true, i) + ": its " +
+                     kInitialValueAttr + " " + text.substr(0, 80) +
+                     " does not match the argument's type");
+  };
+  auto store = [&](int64_t k, double value) {
+    switch (spec.kind) {
+    case ElementKind::F32:
+      reinterpret_cast<float *>(data.data())[k] = static_cast<float>(value);
+      return true;
+    case ElementKind::F64:
+      reinterpret_cast<double *>(data.data())[k] = value;
+      return true;
+    case ElementKind::I32:
+      reinterpret_cast<int32_t *>(data.data())[k] = static_cast<int32_t>(value);
+      return true;
+    case ElementKind::I64:
+      reinterpret_cast<int64_t *>(data.data())[k] = static_cast<int64_t>(value);
+      return true;
+    default:
+      return false;
+    }
+  };
+  if (isa<FloatAttr, IntegerAttr>(attr)) {
+    if (spec.numElements() != 1)
+      return mismatch();
+    double value = isa<FloatAttr>(attr)
+                       ? cast<FloatAttr>(attr).getValueAsDouble()
+                       : static_cast<double>(cast<IntegerAttr>(attr).getInt());
+    if (!store(0, value))
+      return mismatch();
+    return data;
+  }
+  auto elements = dyn_cast<ElementsAttr>(attr);
+  if (!elements || elements.getShapedType() != fn.getArgumentTypes()[i])
+    return mismatch();
+  if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    if (!blob)
+      return std::vector<char>(); // elided: drawn at random
+    ArrayRef<char> raw = blob->getData();
+    if (raw.size() != bytes)
+      return mismatch();
+    std::copy(raw.begin(), raw.end(), data.begin());
+    return data;
+  }
+  if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
+    int64_t k = 0;
+    for (APFloat v : dense.getValues<APFloat>())
+      if (!store(k++, v.convertToDouble()))
+        return mismatch();
+    return data;
+  }
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {
+    int64_t k = 0;
+    for (APInt v : dense.getValues<APInt>())
+      if (!store(k++, static_cast<double>(v.getSExtValue())))
+        return mismatch();
+    return data;
+  }
+  return mismatch();
 }
 
 /// The specs of `types`, dynamic sizes taking `batch`.
@@ -147,8 +236,10 @@ llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
   for (unsigned i = 0; i < trainFn.getNumArguments(); ++i) {
     if (auto it = step->updateOfArg.find(i); it != step->updateOfArg.end())
       layout.updates.push_back({i, it->second});
-    if (auto value = trainFn.getArgAttrOfType<FloatAttr>(i, kInitialValueAttr))
-      layout.initialValues.push_back({i, value.getValueAsDouble()});
+    auto data = initialDataOf(trainFn, i, layout.argSpecs[i]);
+    if (!data)
+      return data.takeError();
+    layout.initialData.push_back(std::move(*data));
     layout.fanIn.push_back(llvm::is_contained(step->params, i)
                                ? contractionFanIn(trainFn.getArgument(i))
                                : std::nullopt);
@@ -224,15 +315,15 @@ void BoundStep::resetState(std::mt19937_64 &rng,
       continue;
     HostTensor &host = args[i]->host();
     host.fillZero();
-    if (llvm::is_contained(stepLayout.params, i))
+    const std::vector<char> &data = stepLayout.initialData[i];
+    if (!data.empty())
+      std::memcpy(host.data(), data.data(), data.size());
+    else if (llvm::is_contained(stepLayout.params, i))
       initParameter(host, rng, stepLayout.fanIn[i]);
-    if (scaleArg && i == *scaleArg) {
-      double scale = MixedPrecisionConfig().initScale;
-      for (auto [arg, value] : stepLayout.initialValues)
-        if (arg == i)
-          scale = value;
-      host.as<float>()[0] = static_cast<float>(initialScale.value_or(scale));
-    }
+    if (scaleArg && i == *scaleArg)
+      host.as<float>()[0] = static_cast<float>(
+          initialScale.value_or(data.empty() ? MixedPrecisionConfig().initScale
+                                             : host.as<float>()[0]));
     args[i]->upload();
   }
 }
