@@ -2,6 +2,8 @@
 
 #include "amp/InitAll.h"
 
+#include "amp/Autodiff/Implementations.h"
+#include "amp/Autodiff/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
@@ -15,11 +17,13 @@ void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<AmpDialect>();
+  autodiff::registerAutodiffExternalModels(registry);
 }
 
 void mlir::amp::registerAllPassesAndPipelines() {
   registerAllPasses();
   registerAmpPasses();
+  registerAmpAutodiffPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
 }

@@ -1,0 +1,191 @@
+//===- StructuredForms.cpp - reductions and windows of structured ops -----===//
+//
+// The two shapes the structured adjoint recognizes before it builds
+// anything: how each output is formed from the scalar body (a plain value,
+// or an add / max / min reduction), and which results of an indexing map
+// are convolution windows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StructuredAdjoint.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/AffineExpr.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::amp::autodiff;
+using namespace mlir::amp::autodiff::structured;
+
+/// Max or Min for `select(cmpf(pred, lhs, rhs), onTrue, onFalse)` choosing
+/// between `acc` and `e`; None when it is not such a choice.
+static Combiner selectCombiner(arith::SelectOp select, Value acc, Value e) {
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  if (!cmp)
+    return Combiner::None;
+  Value onTrue = select.getTrueValue(), onFalse = select.getFalseValue();
+  if (!((onTrue == e && onFalse == acc) || (onTrue == acc && onFalse == e)))
+    return Combiner::None;
+  if (!((cmp.getLhs() == e && cmp.getRhs() == acc) ||
+        (cmp.getLhs() == acc && cmp.getRhs() == e)))
+    return Combiner::None;
+  bool greater;
+  switch (cmp.getPredicate()) {
+  case arith::CmpFPredicate::OGT:
+  case arith::CmpFPredicate::OGE:
+  case arith::CmpFPredicate::UGT:
+  case arith::CmpFPredicate::UGE:
+    greater = true;
+    break;
+  case arith::CmpFPredicate::OLT:
+  case arith::CmpFPredicate::OLE:
+  case arith::CmpFPredicate::ULT:
+  case arith::CmpFPredicate::ULE:
+    greater = false;
+    break;
+  default:
+    return Combiner::None;
+  }
+  // The select picks e when "lhs > rhs" holds with e as lhs (or "<" with e
+  // as rhs): a max; the mirrored cases make a min.
+  bool picksEWhenTrue = onTrue == e;
+  bool eIsLhs = cmp.getLhs() == e;
+  bool isMax = greater == (picksEWhenTrue == eIsLhs);
+  return isMax ? Combiner::Max : Combiner::Min;
+}
+
+/// The combiner of `combine`, given that `acc` is one of its operands, and
+/// the other operand in `e`.
+static Combiner combinerOf(Operation *combine, Value acc, Value &e) {
+  if (auto select = dyn_cast<arith::SelectOp>(combine)) {
+    e = select.getTrueValue() == acc ? select.getFalseValue()
+                                     : select.getTrueValue();
+    return selectCombiner(select, acc, e);
+  }
+  if (combine->getNumOperands() != 2)
+    return Combiner::None;
+  e = combine->getOperand(0) == acc ? combine->getOperand(1)
+                                    : combine->getOperand(0);
+  if (e == acc)
+    return Combiner::None;
+  if (isa<arith::AddFOp>(combine))
+    return Combiner::Add;
+  if (isa<arith::MaximumFOp, arith::MaxNumFOp>(combine))
+    return Combiner::Max;
+  if (isa<arith::MinimumFOp, arith::MinNumFOp>(combine))
+    return Combiner::Min;
+  return Combiner::None;
+}
+
+/// True when `v` (a value of `body`) depends on a block argument in `args`.
+static bool dependsOn(Value v, const llvm::SetVector<Value> &args) {
+  SmallVector<Value> work = {v};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value cur = work.pop_back_val();
+    if (!seen.insert(cur).second)
+      continue;
+    if (args.contains(cur))
+      return true;
+    if (Operation *def = cur.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+FailureOr<OutputForm>
+mlir::amp::autodiff::structured::analyzeOutput(linalg::LinalgOp op,
+                                               unsigned k) {
+  Block *body = op.getBlock();
+  Value yielded = body->getTerminator()->getOperand(k);
+  if (op.getNumReductionLoops() == 0)
+    return OutputForm{Combiner::None, yielded};
+
+  auto fail = [&](const Twine &why) -> FailureOr<OutputForm> {
+    return op->emitError()
+           << "amp-differentiate: output #" << k << " of this reduction " << why
+           << "; reductions are differentiated when the body combines the "
+              "output's block argument once with arith.addf, maximumf / "
+              "maxnumf, minimumf / minnumf, or cmpf + select, and a value "
+              "that does not depend on any output";
+  };
+  BlockArgument acc = op.getRegionOutputArgs()[k];
+  Operation *combine = yielded.getDefiningOp();
+  if (!combine || combine->getBlock() != body ||
+      !llvm::is_contained(combine->getOperands(), acc))
+    return fail("yields a value that is not combined with the output's "
+                "block argument");
+  Value e;
+  Combiner combiner = combinerOf(combine, acc, e);
+  if (combiner == Combiner::None)
+    return fail(Twine("is combined with '") +
+                combine->getName().getStringRef() + "'");
+  // A cmpf + select combiner reads the accumulator twice.
+  Operation *compare = nullptr;
+  if (auto select = dyn_cast<arith::SelectOp>(combine))
+    compare = select.getCondition().getDefiningOp();
+  for (Operation *user : acc.getUsers())
+    if (user != combine && user != compare)
+      return fail("reads the output's block argument outside the combining "
+                  "op");
+  llvm::SetVector<Value> outputs(op.getRegionOutputArgs().begin(),
+                                 op.getRegionOutputArgs().end());
+  if (dependsOn(e, outputs))
+    return fail("accumulates a value that depends on an output");
+  return OutputForm{combiner, e};
+}
+
+/// `expr` as (dimension, coefficient) when it is d or d * c with c > 0.
+static std::optional<std::pair<unsigned, int64_t>> scaledDim(AffineExpr expr) {
+  if (auto dim = dyn_cast<AffineDimExpr>(expr))
+    return std::make_pair(dim.getPosition(), int64_t(1));
+  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto cst = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!dim || !cst || cst.getValue() <= 0)
+    return std::nullopt;
+  return std::make_pair(dim.getPosition(), cst.getValue());
+}
+
+FailureOr<SmallVector<Window>> mlir::amp::autodiff::structured::analyzeWindows(
+    linalg::LinalgOp op, AffineMap map, unsigned operandNumber) {
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<Window> windows;
+  llvm::SmallDenseSet<unsigned> used;
+  auto fail = [&](const Twine &why) -> FailureOr<SmallVector<Window>> {
+    return op->emitError()
+           << "amp-differentiate: operand #" << operandNumber
+           << " has the indexing map " << AffineMapAttr::get(map) << ", " << why
+           << "; operands are differentiated when every result is a "
+              "dimension or a convolution window s * d_out + d * d_kernel "
+              "(d_out parallel, d_kernel a reduction)";
+  };
+  for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      if (!used.insert(dim.getPosition()).second)
+        return fail("which uses a dimension twice");
+      continue;
+    }
+    auto add = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!add || add.getKind() != AffineExprKind::Add)
+      return fail(Twine("whose result #") + Twine(position) +
+                  " is neither a dimension nor a window");
+    auto lhs = scaledDim(add.getLHS()), rhs = scaledDim(add.getRHS());
+    if (!lhs || !rhs)
+      return fail(Twine("whose result #") + Twine(position) +
+                  " is neither a dimension nor a window");
+    if (iterators[lhs->first] != utils::IteratorType::parallel)
+      std::swap(lhs, rhs);
+    if (iterators[lhs->first] != utils::IteratorType::parallel ||
+        iterators[rhs->first] != utils::IteratorType::reduction)
+      return fail(Twine("whose window #") + Twine(position) +
+                  " does not pair a parallel with a reduction dimension");
+    if (!used.insert(lhs->first).second || !used.insert(rhs->first).second)
+      return fail("which uses a dimension twice");
+    windows.push_back(Window{static_cast<unsigned>(position), lhs->first,
+                             rhs->first, lhs->second, rhs->second});
+  }
+  return windows;
+}
