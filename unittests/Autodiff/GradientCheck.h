@@ -66,7 +66,7 @@ struct CheckOptions {
   Fill fill = uniformFill();
   int64_t dynamicSize = 3;
   /// Elements checked per argument (all when the argument has fewer).
-  unsigned maxElementsPerArgument = 40;
+  unsigned maxElementsPerArgument = 200;
   /// |g - fd| <= tolerance * max(|g|, |fd|, floor * max_j |g_j|): relative
   /// per element; `floor` keeps elements whose gradient is 0 (a masked
   /// position) from being divided by the finite difference's rounding.
