@@ -256,7 +256,7 @@ void StructuredAdjoint::buildTie(OutputAdjoint &out) {
   IRMapping mapping;
   unsigned numForward = inputs.size() - 1;
   cloneBody(nb, mapping, block->getArguments().take_front(numForward));
-  Value element = mapping.lookupOrDefault(out.form.element);
+  Value element = mapping.lookupOrDefault(out.form.elements.front());
   Value forwardResult = block->getArgument(numForward);
   Value acc = block->getArguments().back();
   Value equal = arith::CmpFOp::create(nb, loc, arith::CmpFPredicate::OEQ,
@@ -414,9 +414,14 @@ FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
   SmallVector<std::pair<Value, Value>> seeds;
   for (const OutputAdjoint &out : outputs) {
     unsigned n = numExtras(out);
-    Value element = mapping.lookupOrDefault(out.form.element);
-    seeds.push_back(
-        {element, seedOf(nb, loc, out, element, extraArgs.take_front(n))});
+    for (auto [e, negated] :
+         llvm::zip_equal(out.form.elements, out.form.negated)) {
+      Value element = mapping.lookupOrDefault(e);
+      Value seed = seedOf(nb, loc, out, element, extraArgs.take_front(n));
+      if (negated)
+        seed = arith::NegFOp::create(nb, loc, seed);
+      seeds.push_back({element, seed});
+    }
     extraArgs = extraArgs.drop_front(n);
   }
   SmallVector<Value> sinks = llvm::map_to_vector(

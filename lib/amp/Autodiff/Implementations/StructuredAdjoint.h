@@ -47,18 +47,21 @@ enum class Combiner { None, Add, Max, Min };
 
 struct OutputForm {
   Combiner combiner = Combiner::None;
-  /// The body value the output accumulates (Add, Max, Min) or that it is
-  /// (None).
-  Value element;
+  /// The body value the output is (None), accumulates (Max, Min: one), or
+  /// the terms it adds (Add: acc + e_1 - e_2 + ...).
+  SmallVector<Value, 1> elements;
+  /// Add: which terms are subtracted.
+  SmallVector<bool, 1> negated;
 };
 
 /// How output `k` (a float output) is formed: `None` when the op has no
 /// reduction dimension (the body may read the output's block argument like
 /// any input); otherwise the yielded value must be `combine(acc, e)` with
 /// `acc` the output's block argument, used only there, and `e` independent
-/// of every output block argument; `combine` is arith.addf, maximumf /
-/// maxnumf, minimumf / minnumf, or cmpf + select choosing the larger or the
-/// smaller. Located error otherwise.
+/// of every output block argument; `combine` is arith.maximumf / maxnumf,
+/// minimumf / minnumf, cmpf + select choosing the larger or the smaller, or
+/// a chain of arith.addf / subf that adds acc once (acc + e, e + acc - e',
+/// ...). Located error otherwise.
 FailureOr<OutputForm> analyzeOutput(linalg::LinalgOp op, unsigned k);
 
 /// A convolution window in an operand's indexing map: result `position` is

@@ -93,23 +93,68 @@ static bool dependsOn(Value v, const llvm::SetVector<Value> &args) {
   return false;
 }
 
+/// The terms of an add / sub chain from `yielded` down to `acc` (each op on
+/// the way has exactly one operand that depends on acc, and acc ends with
+/// coefficient +1); failure when `yielded` is not such a chain.
+static FailureOr<OutputForm> addChain(Value yielded, BlockArgument acc) {
+  OutputForm form;
+  form.combiner = Combiner::Add;
+  llvm::SetVector<Value> accOnly;
+  accOnly.insert(acc);
+  Value current = yielded;
+  bool negative = false;
+  while (current != acc) {
+    Operation *def = current.getDefiningOp();
+    if (!def || !isa<arith::AddFOp, arith::SubFOp>(def) ||
+        def->getBlock() != acc.getOwner() ||
+        (current != yielded && !current.hasOneUse()))
+      return failure();
+    Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+    bool inLhs = dependsOn(lhs, accOnly), inRhs = dependsOn(rhs, accOnly);
+    if (inLhs == inRhs)
+      return failure();
+    bool subtracts = isa<arith::SubFOp>(def);
+    form.elements.push_back(inLhs ? rhs : lhs);
+    form.negated.push_back(inLhs ? negative != subtracts : negative);
+    if (!inLhs && subtracts)
+      negative = !negative;
+    current = inLhs ? lhs : rhs;
+  }
+  if (negative || !acc.hasOneUse())
+    return failure();
+  return form;
+}
+
 FailureOr<OutputForm>
 mlir::amp::autodiff::structured::analyzeOutput(linalg::LinalgOp op,
                                                unsigned k) {
   Block *body = op.getBlock();
   Value yielded = body->getTerminator()->getOperand(k);
   if (op.getNumReductionLoops() == 0)
-    return OutputForm{Combiner::None, yielded};
+    return OutputForm{Combiner::None, {yielded}, {false}};
 
   auto fail = [&](const Twine &why) -> FailureOr<OutputForm> {
     return op->emitError()
            << "amp-differentiate: output #" << k << " of this reduction " << why
-           << "; reductions are differentiated when the body combines the "
-              "output's block argument once with arith.addf, maximumf / "
-              "maxnumf, minimumf / minnumf, or cmpf + select, and a value "
-              "that does not depend on any output";
+           << "; reductions are differentiated when the body adds the "
+              "output's block argument once (arith.addf / subf) or combines "
+              "it once with maximumf / maxnumf, minimumf / minnumf or cmpf + "
+              "select, with values that do not depend on any output";
   };
   BlockArgument acc = op.getRegionOutputArgs()[k];
+  llvm::SetVector<Value> outputs(op.getRegionOutputArgs().begin(),
+                                 op.getRegionOutputArgs().end());
+  auto checkIndependent = [&](const OutputForm &form) -> LogicalResult {
+    for (Value e : form.elements)
+      if (dependsOn(e, outputs))
+        return fail("accumulates a value that depends on an output");
+    return success();
+  };
+  if (FailureOr<OutputForm> chain = addChain(yielded, acc); succeeded(chain)) {
+    if (failed(checkIndependent(*chain)))
+      return failure();
+    return chain;
+  }
   Operation *combine = yielded.getDefiningOp();
   if (!combine || combine->getBlock() != body ||
       !llvm::is_contained(combine->getOperands(), acc))
@@ -117,6 +162,9 @@ mlir::amp::autodiff::structured::analyzeOutput(linalg::LinalgOp op,
                 "block argument");
   Value e;
   Combiner combiner = combinerOf(combine, acc, e);
+  if (combiner == Combiner::Add)
+    return fail("adds or subtracts its block argument other than once, "
+                "with coefficient +1");
   if (combiner == Combiner::None)
     return fail(Twine("is combined with '") +
                 combine->getName().getStringRef() + "'");
@@ -128,11 +176,10 @@ mlir::amp::autodiff::structured::analyzeOutput(linalg::LinalgOp op,
     if (user != combine && user != compare)
       return fail("reads the output's block argument outside the combining "
                   "op");
-  llvm::SetVector<Value> outputs(op.getRegionOutputArgs().begin(),
-                                 op.getRegionOutputArgs().end());
-  if (dependsOn(e, outputs))
-    return fail("accumulates a value that depends on an output");
-  return OutputForm{combiner, e};
+  OutputForm form{combiner, {e}, {false}};
+  if (failed(checkIndependent(form)))
+    return failure();
+  return form;
 }
 
 /// `expr` as (dimension, coefficient) when it is d or d * c with c > 0.
