@@ -13,7 +13,6 @@
 #include "amp/Autodiff/AdjointBuilders.h"
 #include "amp/Autodiff/ReverseModeOpInterface.h"
 
-#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -24,19 +23,13 @@ using namespace mlir::amp::autodiff;
 static constexpr unsigned kMaxExpansionRounds = 64;
 
 static LogicalResult reportMissingRule(Operation *op) {
-  InFlightDiagnostic diag = op->emitError()
-                            << "'" << op->getName()
-                            << "' has no adjoint rule, so amp-differentiate "
-                               "cannot send the cotangent of its results to "
-                               "its operands; ";
-  if (isa<linalg::AggregatedOpInterface>(op))
-    diag << "decompose it first (it is an aggregate op: "
-            "amp-decompose-aggregate-ops or linalg's decomposeOperation)";
-  else
-    diag << "rewrite it with ops that have rules (docs/autodiff.md lists "
-            "them) or give it a ReverseModeOpInterface external model "
+  return op->emitError()
+         << "'" << op->getName()
+         << "' has no adjoint rule, so amp-differentiate cannot send the "
+            "cotangent of its results to its operands; rewrite it with ops "
+            "that have rules (docs/autodiff.md lists them) or give it a "
+            "ReverseModeOpInterface external model "
             "(lib/amp/Autodiff/Implementations/)";
-  return diag;
 }
 
 LogicalResult mlir::amp::autodiff::buildAdjoints(OpBuilder &builder,

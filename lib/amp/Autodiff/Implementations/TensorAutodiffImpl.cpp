@@ -140,7 +140,7 @@ struct ConcatAdjoint : MovementAdjoint<ConcatAdjoint, tensor::ConcatOp> {
                         Value dr, AdjointState &s) const {
     uint64_t dim = op.getDim();
     OpFoldResult offset = b.getIndexAttr(0);
-    for (Value input : op.getInputs()) {
+    for (auto [i, input] : llvm::enumerate(op.getInputs())) {
       auto type = cast<RankedTensorType>(input.getType());
       SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, input);
       SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
@@ -149,6 +149,8 @@ struct ConcatAdjoint : MovementAdjoint<ConcatAdjoint, tensor::ConcatOp> {
         s.addCotangent(input, tensor::ExtractSliceOp::create(
                                   b, loc, type, dr, offsets, sizes,
                                   ones(b, type.getRank())));
+      if (i + 1 == op.getInputs().size())
+        break;
       std::optional<int64_t> a = getConstantIntValue(offset),
                              c = getConstantIntValue(sizes[dim]);
       if (a && c) {
