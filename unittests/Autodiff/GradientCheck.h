@@ -75,6 +75,14 @@ struct CheckOptions {
   /// Each differentiated argument must have a gradient element of at least
   /// this size, so that the comparison cannot pass on zeros.
   double minLargestGradient = 1e-3;
+  /// Arguments whose gradient is zero by construction (a bias followed by a
+  /// normalization): every element must be within 1e-12 of 0.
+  std::vector<unsigned> zeroGradientArguments;
+  /// When > 0, each argument is checked along this many random directions v
+  /// (entries +-1) instead of element by element: g . (x+ - x-) against
+  /// f(x+) - f(x-), x+- = x +- h v. For whole models, whose losses are
+  /// large enough that the rounding of f hides single small elements.
+  unsigned directions = 0;
 };
 
 /// Builds the program and checks every differentiated argument's gradient
