@@ -65,6 +65,22 @@ static void writeElement(HostTensor &t, int64_t i, double v) {
   }
 }
 
+/// One buffer per type into `buffers`; false (and why in `os`) for a type
+/// without a host spec.
+static bool allocate(TypeRange types, int64_t dynamicSize,
+                     std::vector<std::unique_ptr<HostTensor>> &buffers,
+                     llvm::raw_ostream &os) {
+  for (Type type : types) {
+    auto spec = TensorSpec::fromType(type, dynamicSize);
+    if (!spec) {
+      os << llvm::toString(spec.takeError()) << "\n";
+      return false;
+    }
+    buffers.push_back(std::make_unique<HostTensor>(*spec));
+  }
+  return true;
+}
+
 std::unique_ptr<GradientProgram>
 GradientProgram::build(const std::string &source, std::string &error,
                        int64_t dynamicSize) {
@@ -93,26 +109,12 @@ GradientProgram::build(const std::string &source, std::string &error,
   }
   auto f = module->lookupSymbol<func::FuncOp>("f");
   auto grad = module->lookupSymbol<func::FuncOp>("f_grad");
-  for (auto [i, type] : llvm::enumerate(f.getArgumentTypes())) {
-    auto spec = TensorSpec::fromType(type, dynamicSize);
-    if (!spec) {
-      os << llvm::toString(spec.takeError()) << "\n";
-      return nullptr;
-    }
-    program->args.push_back(std::make_unique<HostTensor>(*spec));
-  }
-  // @f_grad returns the loss, then one gradient per differentiated argument
-  // in argument order; match them by type to the float tensor arguments.
-  for (auto [r, type] : llvm::enumerate(grad.getResultTypes())) {
-    auto spec = TensorSpec::fromType(type, dynamicSize);
-    if (!spec) {
-      os << llvm::toString(spec.takeError()) << "\n";
-      return nullptr;
-    }
-    program->gradResults.push_back(std::make_unique<HostTensor>(*spec));
-  }
-  program->lossResult.push_back(std::make_unique<HostTensor>(
-      *TensorSpec::fromType(f.getResultTypes()[0])));
+  // @f_grad returns the loss, then one gradient per float tensor argument
+  // in argument order (the pass's default wrt).
+  if (!allocate(f.getArgumentTypes(), dynamicSize, program->args, os) ||
+      !allocate(grad.getResultTypes(), dynamicSize, program->gradResults, os) ||
+      !allocate(f.getResultTypes(), dynamicSize, program->lossResult, os))
+    return nullptr;
   for (auto [i, type] : llvm::enumerate(f.getArgumentTypes())) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (tensor && isa<FloatType>(tensor.getElementType()))

@@ -32,6 +32,11 @@ public:
   /// after that; null when there is none (the cotangent is zero).
   Value getCotangent(OpBuilder &builder, Value value);
 
+  /// The cotangent of `value`, or zeros of its type (AdjointBuilders.h)
+  /// when it has none or is inactive: what a function or a region returns
+  /// for a value it differentiated with respect to.
+  Value getCotangentOrZeros(OpBuilder &builder, Value value);
+
   /// Adds `contribution`, which must have `value`'s type, to the cotangent
   /// of `value`. Ignored for an inactive value. A contribution after the
   /// cotangent was summed, or of another type, is an internal error

@@ -18,6 +18,11 @@ Value AdjointState::getCotangent(OpBuilder &builder, Value value) {
   return sum;
 }
 
+Value AdjointState::getCotangentOrZeros(OpBuilder &builder, Value value) {
+  Value cotangent = isActive(value) ? getCotangent(builder, value) : Value();
+  return cotangent ? cotangent : buildZerosLike(builder, value.getLoc(), value);
+}
+
 void AdjointState::addCotangent(Value value, Value contribution) {
   if (!isActive(value))
     return;

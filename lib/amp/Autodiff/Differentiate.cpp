@@ -10,7 +10,6 @@
 
 #include "amp/Autodiff/Differentiate.h"
 
-#include "amp/Autodiff/AdjointBuilders.h"
 #include "amp/Autodiff/ReverseModeOpInterface.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -177,10 +176,6 @@ mlir::amp::autodiff::differentiate(OpBuilder &builder, Value loss, Value seed,
   state.addCotangent(loss, seed);
   if (failed(buildAdjoints(builder, ops, state)))
     return failure();
-  SmallVector<Value> gradients;
-  for (Value w : wrtNow) {
-    Value g = state.isActive(w) ? state.getCotangent(builder, w) : Value();
-    gradients.push_back(g ? g : buildZerosLike(builder, w.getLoc(), w));
-  }
-  return gradients;
+  return llvm::map_to_vector(
+      wrtNow, [&](Value w) { return state.getCotangentOrZeros(builder, w); });
 }

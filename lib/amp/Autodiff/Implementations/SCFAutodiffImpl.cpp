@@ -118,11 +118,8 @@ struct IfAdjoint : ReverseModeOpInterface::ExternalModel<IfAdjoint, scf::IfOp> {
         branch.addCotangent(v, dr);
       if (failed(buildAdjoints(nb, clones, branch)))
         return failure();
-      SmallVector<Value> yields;
-      for (Value t : targets) {
-        Value g = branch.isActive(t) ? branch.getCotangent(nb, t) : Value();
-        yields.push_back(g ? g : buildZerosLike(nb, loc, t));
-      }
+      SmallVector<Value> yields = llvm::map_to_vector(
+          targets, [&](Value t) { return branch.getCotangentOrZeros(nb, t); });
       scf::YieldOp::create(nb, loc, yields);
       eraseDeadOps(*block);
     }
