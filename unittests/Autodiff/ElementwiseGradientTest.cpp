@@ -148,4 +148,44 @@ TEST(ElementwiseGradient, ArithAndMathOnTensors) {
                                         positiveSecond());
 }
 
+// extf: an f32 argument widened to f64; the difference quotient uses the
+// perturbed f32 values, the gradient is f32.
+TEST(ElementwiseGradient, ExtFFromF32) {
+  expectGradientsMatchFiniteDifferences(R"mlir(
+func.func @f(%x: tensor<2x3xf32>, %b: tensor<2x3xf64>) -> tensor<f64> {
+  %w = arith.extf %x : tensor<2x3xf32> to tensor<2x3xf64>
+  %p = arith.mulf %w, %b : tensor<2x3xf64>
+  %r = math.sin %p : tensor<2x3xf64>
+)mlir" + returnSumOfSquares("%r", {2, 3}) +
+                                        "}\n");
+}
+
+// truncf rounds to the f32 grid, so its derivative is checked exactly: the
+// loss sum(extf(truncf(x)) * c) has the gradient c (c exact in f32).
+TEST(ElementwiseGradient, TruncFSendsTheCotangentBack) {
+  std::string error;
+  auto program = GradientProgram::build(R"mlir(
+func.func @f(%x: tensor<4xf64>, %c: tensor<4xf32>) -> tensor<f64> {
+  %t = arith.truncf %x : tensor<4xf64> to tensor<4xf32>
+  %p = arith.mulf %t, %c : tensor<4xf32>
+  %w = arith.extf %p : tensor<4xf32> to tensor<4xf64>
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %loss = linalg.reduce { arith.addf } ins(%w : tensor<4xf64>) outs(%i : tensor<f64>) dimensions = [0]
+  return %loss : tensor<f64>
+}
+)mlir",
+                                        error);
+  ASSERT_TRUE(program) << error;
+  const double cs[4] = {0.5, -1.25, 3.0, 0.125};
+  program->fillArguments([&](unsigned arg, int64_t i) {
+    return arg == 0 ? 0.1 * (i + 1) : cs[i];
+  });
+  std::vector<std::vector<double>> grads = program->gradients();
+  ASSERT_EQ(grads.size(), 2u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(grads[0][i], cs[i]) << "x element " << i;
+}
+
 } // namespace

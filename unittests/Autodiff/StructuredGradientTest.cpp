@@ -203,4 +203,48 @@ func.func @f(%z: tensor<3x4xf64>, %y: tensor<3xi64>) -> tensor<f64> {
       }());
 }
 
+// A parallel body that reads its output's block argument: the init is an
+// input like the others (out = out * tanh(x)).
+TEST(StructuredGradient, ParallelBodyReadsInit) {
+  expectGradientsMatchFiniteDifferences(R"mlir(
+func.func @f(%x: tensor<3x2xf64>, %init: tensor<3x2xf64>) -> tensor<f64> {
+  %y = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<3x2xf64>) outs(%init : tensor<3x2xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %t = math.tanh %a : f64
+    %r = arith.mulf %o, %t : f64
+    linalg.yield %r : f64
+  } -> tensor<3x2xf64>
+)mlir" + returnSumOfSquares("%y", {3, 2}) +
+                                        "}\n");
+}
+
+// One generic with two outputs: a row sum of x * w and a row max of x.
+TEST(StructuredGradient, TwoReductionOutputs) {
+  expectGradientsMatchFiniteDifferences(R"mlir(
+func.func @f(%x: tensor<3x4xf64>, %w: tensor<4xf64>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %e = tensor.empty() : tensor<3xf64>
+  %s0 = linalg.fill ins(%zero : f64) outs(%e : tensor<3xf64>) -> tensor<3xf64>
+  %m0 = linalg.fill ins(%ninf : f64) outs(%e : tensor<3xf64>) -> tensor<3xf64>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>],
+                         iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : tensor<3x4xf64>, tensor<4xf64>) outs(%s0, %m0 : tensor<3xf64>, tensor<3xf64>) {
+  ^bb0(%a: f64, %b: f64, %sum: f64, %max: f64):
+    %p = arith.mulf %a, %b : f64
+    %s = arith.addf %sum, %p : f64
+    %m = arith.maximumf %max, %a : f64
+    linalg.yield %s, %m : f64, f64
+  } -> (tensor<3xf64>, tensor<3xf64>)
+  %eo = tensor.empty() : tensor<3xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%r#0, %r#1 : tensor<3xf64>, tensor<3xf64>) outs(%eo : tensor<3xf64>) {
+  ^bb0(%u: f64, %v: f64, %o: f64):
+    %q = arith.mulf %u, %v : f64
+    linalg.yield %q : f64
+  } -> tensor<3xf64>
+)mlir" + returnSumOfSquares("%y", {3}) + "}\n");
+}
+
 } // namespace

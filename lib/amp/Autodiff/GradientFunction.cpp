@@ -86,6 +86,9 @@ FailureOr<func::FuncOp> mlir::amp::autodiff::buildGradientFunction(
     return failure();
   }
 
+  // A loss that does not depend on the arguments leaves the seed unused.
+  if (seed.use_empty())
+    seed.getDefiningOp()->erase();
   // The loss may have been replaced while the forward was expanded; the
   // return still holds the current one.
   SmallVector<Value> results = {ret->getOperand(0)};
