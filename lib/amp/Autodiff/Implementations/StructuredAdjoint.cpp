@@ -12,12 +12,9 @@
 // maximum] with the First rule. It is one linalg.generic per operand over D
 // whose body is a clone of the forward body followed by its symbolic adjoint
 // (the arith/math rules), writing with M_x and reducing over the dimensions
-// M_x drops. For an operand with convolution windows (result s * o + d * k)
-// the generic iterates over the operand's positions i instead of o: every
-// other operand indexed by o is dilated by s and padded by (K - 1) * d
-// (insert_slice with stride s into zeros) and read at i - d * k + (K - 1) * d,
-// and positions that no output produced are masked out: the transposed
-// convolution of shared REFERENCE.md.
+// M_x drops. An operand with convolution windows (result s * o + d * k)
+// gets the transposed iteration space of ConvolutionWindows.cpp; how the
+// outputs are formed comes from ReductionForms.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,12 +35,6 @@ using namespace mlir::amp::autodiff;
 using namespace mlir::amp::autodiff::structured;
 
 namespace {
-
-/// An input of a generic being built, with its map over the iteration space.
-struct MappedValue {
-  Value value;
-  AffineMap map;
-};
 
 /// The cotangent of one float output and what its reduction needs.
 struct OutputAdjoint {
@@ -276,113 +267,19 @@ void StructuredAdjoint::buildTie(OutputAdjoint &out) {
   out.tie = dropUnusedInputs(b, generic).getResult(0);
 }
 
-/// `v`, read by a generic with `map`, dilated and padded along the out
-/// dimensions of `windows` (sizes: the windowed operand's `extents`).
-static Value dilateAndPad(OpBuilder &b, Location loc, Value v, AffineMap map,
-                          ArrayRef<Window> windows,
-                          ArrayRef<int64_t> kernelSizes,
-                          ArrayRef<int64_t> extents) {
-  auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, v);
-  SmallVector<OpFoldResult> paddedSizes = sizes;
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(type.getRank(), b.getIndexAttr(1));
-  SmallVector<int64_t> shape(type.getShape());
-  for (auto [position, expr] : llvm::enumerate(map.getResults())) {
-    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
-    for (auto [w, window] : llvm::enumerate(windows)) {
-      if (window.outDim != dim)
-        continue;
-      int64_t border = (kernelSizes[w] - 1) * window.dilation;
-      shape[position] = extents[w] + border;
-      paddedSizes[position] = b.getIndexAttr(shape[position]);
-      offsets[position] = b.getIndexAttr(border);
-      strides[position] = b.getIndexAttr(window.stride);
-    }
-  }
-  auto paddedType = type.clone(shape);
-  Value zero =
-      arith::ConstantOp::create(b, loc, b.getZeroAttr(type.getElementType()));
-  Value padded = buildFilled(b, loc, paddedType, paddedSizes, zero);
-  return tensor::InsertSliceOp::create(b, loc, v, padded, offsets, sizes,
-                                       strides);
-}
-
 FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
                                                       AffineMap map,
                                                       Value inBody,
                                                       unsigned operandNumber) {
-  FailureOr<SmallVector<Window>> windows =
-      analyzeWindows(op, map, operandNumber);
-  if (failed(windows))
-    return failure();
   unsigned numLoops = op.getNumLoops();
   SmallVector<MappedValue> inputs = forwardInputs();
   unsigned numForward = inputs.size();
   llvm::append_range(inputs, extraInputs());
-  // Windows: the out dimension o of each window iterates over the operand's
-  // positions i; operands indexed by o are read at i - d * k + (K - 1) * d.
-  AffineMap outMap = map;
-  SmallVector<int64_t> kernelSizes, extents, outSizes;
-  llvm::BitVector padded(inputs.size());
-  if (!windows->empty()) {
-    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-    auto targetType = cast<RankedTensorType>(target.getType());
-    SmallVector<AffineExpr> dims, replacement;
-    for (unsigned d = 0; d < numLoops; ++d)
-      dims.push_back(b.getAffineDimExpr(d));
-    replacement = dims;
-    SmallVector<AffineExpr> outResults(map.getResults());
-    for (const Window &w : *windows) {
-      int64_t kernel = ranges[w.kernelDim], out = ranges[w.outDim];
-      int64_t extent = targetType.getDimSize(w.position);
-      if (ShapedType::isDynamic(kernel) || ShapedType::isDynamic(out) ||
-          ShapedType::isDynamic(extent))
-        return op->emitError()
-               << "amp-differentiate: the convolution window of operand #"
-               << operandNumber
-               << " has a dynamic size; windows (kernel, output and input "
-                  "extents) must be static";
-      kernelSizes.push_back(kernel);
-      outSizes.push_back(out);
-      extents.push_back(extent);
-      replacement[w.outDim] = dims[w.outDim] - dims[w.kernelDim] * w.dilation +
-                              (kernel - 1) * w.dilation;
-      outResults[w.position] = dims[w.outDim];
-    }
-    if (!op.getBlock()->getOps<linalg::IndexOp>().empty())
-      return op->emitError()
-             << "amp-differentiate: operand #" << operandNumber
-             << " is read through a convolution window and the body reads "
-                "loop indices (linalg.index); only one of the two is "
-                "differentiated";
-    outMap = AffineMap::get(numLoops, 0, outResults, b.getContext());
-    for (auto [i, in] : llvm::enumerate(inputs)) {
-      // The operand itself: its element at forward position (o, k) is the
-      // one at position i = s * o + d * k.
-      if (in.value == target && in.map == map) {
-        in.map = outMap;
-        continue;
-      }
-      bool usesOut = llvm::any_of(*windows, [&](const Window &w) {
-        return in.map.isFunctionOfDim(w.outDim);
-      });
-      if (!usesOut)
-        continue;
-      bool plain = llvm::all_of(*windows, [&](const Window &w) {
-        return !in.map.isFunctionOfDim(w.outDim) ||
-               in.map.getResultPosition(dims[w.outDim]).has_value();
-      });
-      if (!plain)
-        return op->emitError()
-               << "amp-differentiate: operand #" << operandNumber
-               << " and another operand are both read through convolution "
-                  "windows; only one windowed operand is differentiated";
-      in.map = in.map.replaceDimsAndSymbols(replacement, {}, numLoops, 0);
-      padded.set(i);
-    }
-  }
-
+  FailureOr<WindowPlan> plan =
+      planWindows(op, target, map, operandNumber, inputs);
+  if (failed(plan))
+    return failure();
+  AffineMap outMap = plan->outMap;
   SmallVector<utils::IteratorType> iterators;
   for (unsigned d = 0; d < numLoops; ++d)
     iterators.push_back(outMap.isFunctionOfDim(d)
@@ -441,33 +338,7 @@ FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
     eraseUnusedChain(init);
     return Value();
   }
-  // Positions of the windowed operand that no output read contribute 0:
-  // t = i - d * k must be a multiple of s in [0, s * O).
-  for (auto [w, window] : llvm::enumerate(*windows)) {
-    Value i = linalg::IndexOp::create(nb, loc, window.outDim);
-    Value k = linalg::IndexOp::create(nb, loc, window.kernelDim);
-    auto cst = [&](int64_t c) {
-      return arith::ConstantIndexOp::create(nb, loc, c);
-    };
-    Value t = arith::SubIOp::create(
-        nb, loc, i, arith::MulIOp::create(nb, loc, k, cst(window.dilation)));
-    Value inRange = arith::AndIOp::create(
-        nb, loc,
-        arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::sge, t, cst(0)),
-        arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::slt, t,
-                              cst(window.stride * outSizes[w])));
-    Value valid = inRange;
-    if (window.stride != 1) {
-      Value rem = arith::RemSIOp::create(nb, loc, t, cst(window.stride));
-      valid = arith::AndIOp::create(
-          nb, loc, valid,
-          arith::CmpIOp::create(nb, loc, arith::CmpIPredicate::eq, rem,
-                                cst(0)));
-    }
-    Value zero =
-        arith::ConstantOp::create(nb, loc, nb.getZeroAttr(elementType));
-    contribution = arith::SelectOp::create(nb, loc, valid, contribution, zero);
-  }
+  contribution = maskUnreadPositions(nb, loc, contribution, *plan);
   Value acc = block->getArguments().back();
   if (accumulates)
     contribution = arith::AddFOp::create(nb, loc, acc, contribution);
@@ -476,28 +347,13 @@ FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
 
   // Only now that the body is known: dilate and pad the window operands it
   // reads.
-  for (unsigned i : padded.set_bits()) {
+  for (auto [i, forwardMap] : plan->padded) {
     if (block->getArgument(i).use_empty())
       continue;
-    AffineMap forwardMap =
-        i < numForward
-            ? op.getMatchingIndexingMap(op.getOpOperandsMatchingBBargs()[i])
-            : AffineMap();
-    if (i >= numForward) {
-      unsigned e = i - numForward;
-      for (const OutputAdjoint &out : outputs) {
-        if (e < numExtras(out)) {
-          forwardMap = op.getIndexingMapMatchingResult(
-              cast<OpResult>(op->getResult(out.index)));
-          break;
-        }
-        e -= numExtras(out);
-      }
-    }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(generic);
-    generic->setOperand(i, dilateAndPad(b, loc, inputs[i].value, forwardMap,
-                                        *windows, kernelSizes, extents));
+    generic->setOperand(
+        i, dilateAndPad(b, loc, inputs[i].value, forwardMap, *plan));
   }
   generic = dropUnusedInputs(b, generic);
   Value result = generic.getResult(0);

@@ -81,6 +81,51 @@ struct Window {
 FailureOr<SmallVector<Window>>
 analyzeWindows(linalg::LinalgOp op, AffineMap map, unsigned operandNumber);
 
+/// An input of a generic being built, with its map over the iteration space.
+struct MappedValue {
+  Value value;
+  AffineMap map;
+};
+
+/// How the cotangent generic of a windowed operand iterates: the out
+/// dimension o of each window runs over the operand's positions i instead,
+/// and every other input indexed by o is read from a copy dilated by the
+/// stride s and padded by (K - 1) * d, at i - d * k + (K - 1) * d.
+struct WindowPlan {
+  SmallVector<Window> windows;
+  /// The operand's map with each window result replaced by its out
+  /// dimension (its own map when it has no window).
+  AffineMap outMap;
+  /// Per window: the kernel extent K, the output extent O, the operand's
+  /// extent X.
+  SmallVector<int64_t> kernelSizes, outSizes, extents;
+  /// Inputs (by position) to read from a dilated, padded copy, with their
+  /// maps over the forward iteration space.
+  SmallVector<std::pair<unsigned, AffineMap>> padded;
+};
+
+/// Plans the cotangent generic of operand `target` of `op`, read with `map`
+/// (operand number `operandNumber`, for messages), whose other inputs are
+/// `inputs` (maps over the forward iteration space, rewritten in place for
+/// windows). Located errors: a map that analyzeWindows rejects, a window
+/// with a dynamic size, a body that reads linalg.index, another windowed
+/// input.
+FailureOr<WindowPlan> planWindows(linalg::LinalgOp op, Value target,
+                                  AffineMap map, unsigned operandNumber,
+                                  MutableArrayRef<MappedValue> inputs);
+
+/// `contribution` where some output read position i (t = i - d * k a
+/// multiple of s in [0, s * O) for every window), 0 elsewhere; built in a
+/// body of the planned iteration space.
+Value maskUnreadPositions(OpBuilder &nb, Location loc, Value contribution,
+                          const WindowPlan &plan);
+
+/// `v`, read with `forwardMap`, dilated and padded along the out dimensions
+/// of the plan's windows (insert_slice with stride s into zeros of extent
+/// X + (K - 1) * d).
+Value dilateAndPad(OpBuilder &b, Location loc, Value v, AffineMap forwardMap,
+                   const WindowPlan &plan);
+
 } // namespace structured
 } // namespace mlir::amp::autodiff
 

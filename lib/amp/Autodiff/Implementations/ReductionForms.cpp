@@ -1,16 +1,14 @@
-//===- StructuredForms.cpp - reductions and windows of structured ops -----===//
+//===- ReductionForms.cpp - how structured ops form their outputs ---------===//
 //
-// The two shapes the structured adjoint recognizes before it builds
-// anything: how each output is formed from the scalar body (a plain value,
-// or an add / max / min reduction), and which results of an indexing map
-// are convolution windows.
+// What the structured adjoint recognizes in a scalar body before it builds
+// anything: whether each output is a plain value or an add / max / min
+// reduction, and which body values it accumulates.
 //
 //===----------------------------------------------------------------------===//
 
 #include "StructuredAdjoint.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/IR/AffineExpr.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
@@ -180,59 +178,4 @@ mlir::amp::autodiff::structured::analyzeOutput(linalg::LinalgOp op,
   if (failed(checkIndependent(form)))
     return failure();
   return form;
-}
-
-/// `expr` as (dimension, coefficient) when it is d or d * c with c > 0.
-static std::optional<std::pair<unsigned, int64_t>> scaledDim(AffineExpr expr) {
-  if (auto dim = dyn_cast<AffineDimExpr>(expr))
-    return std::make_pair(dim.getPosition(), int64_t(1));
-  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
-  if (!mul || mul.getKind() != AffineExprKind::Mul)
-    return std::nullopt;
-  auto dim = dyn_cast<AffineDimExpr>(mul.getLHS());
-  auto cst = dyn_cast<AffineConstantExpr>(mul.getRHS());
-  if (!dim || !cst || cst.getValue() <= 0)
-    return std::nullopt;
-  return std::make_pair(dim.getPosition(), cst.getValue());
-}
-
-FailureOr<SmallVector<Window>> mlir::amp::autodiff::structured::analyzeWindows(
-    linalg::LinalgOp op, AffineMap map, unsigned operandNumber) {
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  SmallVector<Window> windows;
-  llvm::SmallDenseSet<unsigned> used;
-  auto fail = [&](const Twine &why) -> FailureOr<SmallVector<Window>> {
-    return op->emitError()
-           << "amp-differentiate: operand #" << operandNumber
-           << " has the indexing map " << AffineMapAttr::get(map) << ", " << why
-           << "; operands are differentiated when every result is a "
-              "dimension or a convolution window s * d_out + d * d_kernel "
-              "(d_out parallel, d_kernel a reduction)";
-  };
-  for (auto [position, expr] : llvm::enumerate(map.getResults())) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      if (!used.insert(dim.getPosition()).second)
-        return fail("which uses a dimension twice");
-      continue;
-    }
-    auto add = dyn_cast<AffineBinaryOpExpr>(expr);
-    if (!add || add.getKind() != AffineExprKind::Add)
-      return fail(Twine("whose result #") + Twine(position) +
-                  " is neither a dimension nor a window");
-    auto lhs = scaledDim(add.getLHS()), rhs = scaledDim(add.getRHS());
-    if (!lhs || !rhs)
-      return fail(Twine("whose result #") + Twine(position) +
-                  " is neither a dimension nor a window");
-    if (iterators[lhs->first] != utils::IteratorType::parallel)
-      std::swap(lhs, rhs);
-    if (iterators[lhs->first] != utils::IteratorType::parallel ||
-        iterators[rhs->first] != utils::IteratorType::reduction)
-      return fail(Twine("whose window #") + Twine(position) +
-                  " does not pair a parallel with a reduction dimension");
-    if (!used.insert(lhs->first).second || !used.insert(rhs->first).second)
-      return fail("which uses a dimension twice");
-    windows.push_back(Window{static_cast<unsigned>(position), lhs->first,
-                             rhs->first, lhs->second, rhs->second});
-  }
-  return windows;
 }
