@@ -69,3 +69,15 @@ func.func private @helper(%x: tensor<4xf64>) -> tensor<f64> {
 func.func @vector(%x: tensor<4xf64>) -> tensor<4xf64> {
   return %x : tensor<4xf64>
 }
+
+// -----
+
+// The gradient of a + b is the seed itself, for both arguments.
+// CHECK-LABEL: func.func @sum_grad(
+// CHECK:         %[[L:.*]] = arith.addf
+// CHECK:         %[[SEED:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK:         return %[[L]], %[[SEED]], %[[SEED]] : tensor<f32>, tensor<f32>, tensor<f32>
+func.func @sum(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %l = arith.addf %a, %b : tensor<f32>
+  return %l : tensor<f32>
+}

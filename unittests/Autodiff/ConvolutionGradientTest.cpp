@@ -103,6 +103,20 @@ func.func @f(%x: tensor<2x6x6x2xf64>) -> tensor<f64> {
                                         "}\n");
 }
 
+// Min pooling (the First rule's other direction), 3x2 windows, stride 1.
+TEST(ConvolutionGradient, PoolingNhwcMin) {
+  expectGradientsMatchFiniteDifferences(R"mlir(
+func.func @f(%x: tensor<1x4x4x2xf64>) -> tensor<f64> {
+  %pinf = arith.constant 0x7FF0000000000000 : f64
+  %k = tensor.empty() : tensor<3x2xf64>
+  %e = tensor.empty() : tensor<1x2x3x2xf64>
+  %init = linalg.fill ins(%pinf : f64) outs(%e : tensor<1x2x3x2xf64>) -> tensor<1x2x3x2xf64>
+  %y = linalg.pooling_nhwc_min {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%x, %k : tensor<1x4x4x2xf64>, tensor<3x2xf64>) outs(%init : tensor<1x2x3x2xf64>) -> tensor<1x2x3x2xf64>
+)mlir" + returnSumOfSquares("%y", {1, 2, 3, 2}) +
+                                        "}\n");
+}
+
 // 3x3 sum pooling with stride 2 in NCHW, and with dilation 2 in NHWC.
 TEST(ConvolutionGradient, PoolingSumBothLayouts) {
   expectGradientsMatchFiniteDifferences(R"mlir(

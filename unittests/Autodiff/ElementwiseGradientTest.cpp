@@ -107,6 +107,14 @@ TEST(ElementwiseGradient, MathInBody) {
     %k = arith.constant 3 : i32
     %pi = math.fpowi %a, %k : f64, i32
     %fl = math.floor %a : f64
+    %ce = math.ceil %a : f64
+    %ro = math.round %a : f64
+    %re = math.roundeven %a : f64
+    %tr = math.trunc %a : f64
+    %r1 = arith.addf %fl, %ce : f64
+    %r2 = arith.addf %r1, %ro : f64
+    %r3 = arith.addf %r2, %re : f64
+    %rounded = arith.addf %r3, %tr : f64
     %v1 = arith.addf %e1, %e2 : f64
     %v2 = arith.addf %v1, %e3 : f64
     %v3 = arith.addf %v2, %l1 : f64
@@ -124,7 +132,7 @@ TEST(ElementwiseGradient, MathInBody) {
     %v15 = arith.addf %v14, %ab : f64
     %v16 = arith.addf %v15, %pw : f64
     %v17 = arith.addf %v16, %pi : f64
-    %r = arith.addf %v17, %fl : f64
+    %r = arith.addf %v17, %rounded : f64
 )mlir"),
                                         positiveSecond());
 }

@@ -86,15 +86,16 @@ FailureOr<func::FuncOp> mlir::amp::autodiff::buildGradientFunction(
     return failure();
   }
 
-  // A loss that does not depend on the arguments leaves the seed unused.
-  if (seed.use_empty())
-    seed.getDefiningOp()->erase();
   // The loss may have been replaced while the forward was expanded; the
   // return still holds the current one.
   SmallVector<Value> results = {ret->getOperand(0)};
   llvm::append_range(results, *gradients);
   func::ReturnOp::create(builder, ret->getLoc(), results);
   ret->erase();
+  // A loss that does not depend on the arguments leaves the seed unused (a
+  // gradient may also be the seed itself: loss = a + b).
+  if (seed.use_empty())
+    seed.getDefiningOp()->erase();
   grad.setFunctionType(builder.getFunctionType(grad.getArgumentTypes(),
                                                ValueRange(results).getTypes()));
   SmallVector<DictionaryAttr> resultAttrs(results.size(),
