@@ -67,10 +67,11 @@ namespace mlir::amp {
 /// Adds to `registry` the `amp` dialect, the upstream dialects a training
 /// step is written in (func, linalg, tensor, arith, math, scf) and the
 /// interface implementations that the CPU lowering needs (bufferization,
-/// buffer deallocation, ConvertToLLVM) plus the builtin/LLVM to LLVM IR
-/// translations (for a JIT or `translateModuleToLLVMIR`). Call it on the
-/// registry of the MLIRContext that parses the step; registering something
-/// twice is harmless.
+/// buffer deallocation, ConvertToLLVM) and amp-differentiate needs (the
+/// adjoint rules of amp/Autodiff/Implementations.h) plus the builtin/LLVM
+/// to LLVM IR translations (for a JIT or `translateModuleToLLVMIR`). Call
+/// it on the registry of the MLIRContext that parses the step; registering
+/// something twice is harmless.
 void registerAmpDialects(DialectRegistry &registry);
 
 /// Adds `amp-autocast` with `config.precision`, `autocastAllow`,

@@ -2,6 +2,8 @@
 
 #include "amp/InitAll.h"
 
+#include "amp/Autodiff/Implementations.h"
+#include "amp/Autodiff/Passes.h"
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
@@ -18,6 +20,7 @@ void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<AmpDialect>();
+  autodiff::registerAutodiffExternalModels(registry);
 }
 
 void mlir::amp::registerAmpPassesAndPipelines() {
@@ -25,6 +28,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpConversionPasses();
   registerAmpCPUPasses();
   registerAmpGPUPasses();
+  registerAmpAutodiffPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
 }

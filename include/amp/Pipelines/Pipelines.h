@@ -56,7 +56,8 @@ void buildMixedPrecisionPipeline(OpPassManager &pm,
 /// bufferization with identity layouts at function boundaries, results as
 /// caller-allocated out-params (every public function then returns nothing
 /// and takes one memref per argument and per former result), ownership-based
-/// deallocation, loops, bf16 expansion, LLVM. Functions that should be
+/// deallocation, non-contiguous copies as loops (no runtime library
+/// needed), loops, bf16 expansion, LLVM. Functions that should be
 /// callable from C need `llvm.emit_c_interface` before this runs.
 void buildLowerToLLVMPipeline(OpPassManager &pm);
 

@@ -7,6 +7,7 @@
 
 #include "amp/AmpMLIR.h"
 
+#include "amp/Autodiff/Implementations.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Support/Diagnostics.h"
@@ -55,6 +56,9 @@ void amp::registerAmpDialects(DialectRegistry &registry) {
               func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
               linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
               scf::SCFDialect, tensor::TensorDialect, ub::UBDialect>();
+
+  // Adjoint rules of amp-differentiate (docs/autodiff.md).
+  autodiff::registerAutodiffExternalModels(registry);
 
   // One-shot bufferization and ownership-based deallocation.
   arith::registerBufferizableOpInterfaceExternalModels(registry);

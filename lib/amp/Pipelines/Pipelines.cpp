@@ -10,9 +10,11 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -64,6 +66,37 @@ struct DistinctReturnedBuffersPass
         memref::CopyOp::create(b, ret.getLoc(), v, copy);
         operand.set(copy);
       }
+    });
+  }
+};
+
+/// Turns every memref.copy that MemRefToLLVM would lower to a call of the
+/// runtime's `memrefCopy` (an operand that is not contiguous: a subview of a
+/// slice, a strided insert_slice, a tensor.pad's interior) into a
+/// linalg.copy, which becomes loops. A JIT without libmlir_c_runner_utils
+/// cannot resolve `memrefCopy`; contiguous copies stay memcpy.
+struct StridedCopiesToLoopsPass
+    : PassWrapper<StridedCopiesToLoopsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesToLoopsPass)
+  StringRef getName() const override { return "StridedCopiesToLoops"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  static bool isContiguous(Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && (memref.getLayout().isIdentity() ||
+                      (memref.hasStaticShape() && memref.getNumElements() > 0 &&
+                       memref::isStaticShapeAndContiguousRowMajor(memref)));
+  }
+  void runOnOperation() override {
+    getOperation().walk([](memref::CopyOp copy) {
+      if (isContiguous(copy.getSource().getType()) &&
+          isContiguous(copy.getTarget().getType()))
+        return;
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
     });
   }
 };
@@ -188,6 +221,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
   addBufferizeToOutParams(pm);
+  pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
 
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -343,7 +343,7 @@ llvm::Error BoundStep::run() {
   for (auto &b : results)
     buffers.push_back(b.get());
   if (llvm::Error err =
-          jit->invoke(stepLayout.trainName, descriptorsOf(buffers)))
+          jit->invokeDescriptors(stepLayout.trainName, descriptorsOf(buffers)))
     return err;
   return device.checkCall();
 }
@@ -360,7 +360,8 @@ llvm::Error BoundStep::runEval() {
     buffers.push_back(i == eval.input ? evalInputBuffer.get()
                                       : args[*eval.trainArgOf[i]].get());
   buffers.push_back(logitsBuffer.get());
-  if (llvm::Error err = jit->invoke(eval.name, descriptorsOf(buffers)))
+  if (llvm::Error err =
+          jit->invokeDescriptors(eval.name, descriptorsOf(buffers)))
     return err;
   return device.checkCall();
 }
