@@ -143,47 +143,13 @@ static llvm::json::Value toJson(const AutocastReport &r) {
 
 LogicalResult mlir::amp::writeReport(const AutocastReport &report,
                                      StringRef path, Location loc) {
-  auto target = classifyOutput(path);
-  if (!target)
+  auto file = OutputFile::open(path, ".tmp");
+  if (!file)
     return emitError(loc) << "amp-autocast: report: "
-                          << llvm::toString(target.takeError());
-  if (target->mode == OutputTarget::Mode::Direct) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (!ec)
-      os << llvm::formatv("{0:2}", toJson(report)) << "\n";
-    os.close();
-    if (ec || os.has_error()) {
-      std::string msg = ec ? ec.message() : os.error().message();
-      os.clear_error();
-      return emitError(loc) << "amp-autocast: cannot write the report '" << path
-                            << "': " << msg;
-    }
-    return success();
-  }
-  llvm::SmallString<128> tmp;
-  int fd = -1;
-  llvm::SmallString<128> model(target->path);
-  model += ".tmp-%%%%%%";
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
-    return emitError(loc) << "amp-autocast: cannot create the report next to '"
-                          << path << "': " << ec.message();
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << llvm::formatv("{0:2}", toJson(report)) << "\n";
-    os.close();
-    if (os.has_error()) {
-      std::string msg = os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(tmp);
-      return emitError(loc) << "amp-autocast: cannot write the report '" << path
-                            << "': " << msg;
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, target->path)) {
-    llvm::sys::fs::remove(tmp);
-    return emitError(loc) << "amp-autocast: cannot write the report '" << path
-                          << "': " << ec.message();
-  }
+                          << llvm::toString(file.takeError());
+  (*file)->os() << llvm::formatv("{0:2}", toJson(report)) << "\n";
+  if (llvm::Error err = (*file)->commit())
+    return emitError(loc) << "amp-autocast: report: "
+                          << llvm::toString(std::move(err));
   return success();
 }
