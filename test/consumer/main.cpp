@@ -99,7 +99,9 @@ int main(int argc, char **argv) {
   {
     PassManager pm(&context);
     amp::addMixedPrecisionPipeline(pm, amp::MixedPrecisionConfig{});
-    check(succeeded(pm.run(*module)), "addMixedPrecisionPipeline runs");
+    // runPasses: pm.run with crash containment (on by default).
+    check(succeeded(amp::runPasses(pm, module->getOperation())),
+          "addMixedPrecisionPipeline runs (runPasses)");
     int unscale = count(*module, "amp.unscale_and_check");
     int ifs = count(*module, "scf.if");
     check(unscale >= 1, "amp.unscale_and_check: " + std::to_string(unscale));

@@ -1,7 +1,8 @@
 //===- AmpMLIR.cpp - amp-mlir for embedding compilers ---------------------===//
 //
-// Thin layer over Pipelines.h and the generated pass constructors: the plain
-// MixedPrecisionConfig is translated into their option structs.
+// Thin layer over Pipelines.h, the generated pass constructors and
+// Support/CrashContainment: the plain config structs are translated into
+// their option structs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,7 @@
 
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Support/CrashContainment.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -122,4 +124,12 @@ void amp::addMixedPrecisionPipeline(OpPassManager &pm,
 
 void amp::addLowerToLLVMPipeline(OpPassManager &pm) {
   buildLowerToLLVMPipeline(pm);
+}
+
+LogicalResult amp::runPasses(PassManager &pm, Operation *module,
+                             const CrashContainmentConfig &config) {
+  CrashContainmentOptions options;
+  options.enabled = config.enabled;
+  options.reproducerPath = config.reproducerPath;
+  return runWithCrashContainment(pm, module, options);
 }
