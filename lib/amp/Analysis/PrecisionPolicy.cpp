@@ -11,6 +11,7 @@
 #include "amp/Analysis/PrecisionPolicy.h"
 
 #include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "amp/Support/Counts.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -259,24 +260,14 @@ OpPrecision mlir::amp::classifyOp(Operation *op,
 // FLOPs
 //===----------------------------------------------------------------------===//
 
-static int64_t numElements(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasRank())
-    return 1;
-  int64_t n = 1;
-  for (int64_t d : shaped.getShape())
-    n *= ShapedType::isDynamic(d) ? 1 : d;
-  return n;
-}
-
 int64_t mlir::amp::estimateFlops(Operation *op) {
   // Softmax: max, subtract, exp, sum and divide per element.
   if (isa<linalg::SoftmaxOp>(op))
-    return 5 * numElements(op->getResult(0).getType());
+    return saturatingMul(5, staticElementCount(op->getResult(0).getType()));
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     int64_t iterations = 1;
     for (int64_t r : linalgOp.getStaticLoopRanges())
-      iterations *= ShapedType::isDynamic(r) ? 1 : r;
+      iterations = saturatingMul(iterations, ShapedType::isDynamic(r) ? 1 : r);
     int64_t bodyOps = 0;
     op->getRegion(0).walk([&](Operation *inner) {
       if (inDialect<arith::ArithDialect, math::MathDialect>(inner) &&
@@ -285,13 +276,13 @@ int64_t mlir::amp::estimateFlops(Operation *op) {
                        [](Type t) { return isa<FloatType>(t); }))
         ++bodyOps;
     });
-    return iterations * bodyOps;
+    return saturatingMul(iterations, bodyOps);
   }
   if (op->getNumResults() == 1 &&
       inDialect<arith::ArithDialect, math::MathDialect>(op) &&
       !isa<arith::ConstantOp, arith::ExtFOp, arith::TruncFOp>(op) &&
       isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
-    return numElements(op->getResult(0).getType());
+    return staticElementCount(op->getResult(0).getType());
   return 0;
 }
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/PrecisionPolicy.h"
+#include "amp/Support/Counts.h"
 #include "amp/Transforms/Passes.h"
 
 #include "AutocastReport.h"
@@ -33,14 +34,6 @@ namespace {
 
 bool isF32Tensor(Type t) {
   return isa<RankedTensorType>(t) && getElementTypeOrSelf(t).isF32();
-}
-
-int64_t staticElements(Type type) {
-  auto shaped = cast<ShapedType>(type);
-  int64_t n = 1;
-  for (int64_t d : shaped.getShape())
-    n *= ShapedType::isDynamic(d) ? 1 : d;
-  return n;
 }
 
 /// Converts an f32 constant to `low` at compile time; warns (located at
@@ -186,7 +179,9 @@ private:
       result =
           arith::TruncFOp::create(rewriter, value.getLoc(), lowType, value);
       ++counts.casts;
-      counts.lowBytes += staticElements(lowType) * (low.getWidth() / 8);
+      counts.lowBytes = saturatingAdd(
+          counts.lowBytes,
+          saturatingMul(staticElementCount(lowType), low.getWidth() / 8));
     }
     return lowOf[value] = result;
   }
@@ -326,7 +321,9 @@ private:
           auto type = cast<RankedTensorType>(result.getType()).clone(low);
           result.setType(type);
           retyped.insert(result);
-          counts.lowBytes += staticElements(type) * (low.getWidth() / 8);
+          counts.lowBytes = saturatingAdd(
+              counts.lowBytes,
+              saturatingMul(staticElementCount(type), low.getWidth() / 8));
         }
     });
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))

@@ -2,6 +2,7 @@
 
 #include "AutocastReport.h"
 
+#include "amp/Support/Counts.h"
 #include "amp/Support/OutputFile.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -55,12 +56,12 @@ AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
     e.rule = d.rule;
     e.flops = estimateFlops(op);
     report.ops.push_back(e);
-    report.flopsTotal += e.flops;
+    report.flopsTotal = saturatingAdd(report.flopsTotal, e.flops);
     if (d.choice == OpPrecisionChoice::Low ||
         d.choice == OpPrecisionChoice::Mixed)
-      report.flopsLow += e.flops;
+      report.flopsLow = saturatingAdd(report.flopsLow, e.flops);
     if (d.policy.cls == PrecisionClass::Allow) {
-      report.naiveFlopsLow += e.flops;
+      report.naiveFlopsLow = saturatingAdd(report.naiveFlopsLow, e.flops);
       auto dps = dyn_cast<DestinationStyleOpInterface>(op);
       for (OpOperand &use : op->getOpOperands())
         if (isFloatTensor(use.get().getType()) &&
