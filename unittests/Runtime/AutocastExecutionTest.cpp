@@ -28,6 +28,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -44,7 +45,8 @@ using Fill = std::function<float(unsigned arg, int64_t index)>;
 /// Runs `@forward` of `source` (optionally after amp-autocast) on inputs
 /// given by `fill` and returns the f32 elements of its single result.
 std::vector<float> runForward(const std::string &source, bool autocast,
-                              const Fill &fill) {
+                              const Fill &fill,
+                              const std::string &precision = "f16") {
   DialectRegistry registry;
   registerAllDialectsAndExtensions(registry);
   MLIRContext ctx(registry);
@@ -56,7 +58,7 @@ std::vector<float> runForward(const std::string &source, bool autocast,
   if (autocast) {
     PassManager pm(&ctx);
     AutocastOptions options;
-    options.precision = "f16";
+    options.precision = precision;
     pm.addPass(createAutocast(options));
     if (failed(pm.run(*module))) {
       ADD_FAILURE() << "amp-autocast failed";
@@ -111,9 +113,10 @@ struct Comparison {
 
 /// Runs fp32 and autocast and compares element by element.
 Comparison compareWithF32(const std::string &source, const Fill &fill,
-                          std::vector<float> *f16Out = nullptr) {
+                          std::vector<float> *f16Out = nullptr,
+                          const std::string &precision = "f16") {
   std::vector<float> ref = runForward(source, false, fill);
-  std::vector<float> low = runForward(source, true, fill);
+  std::vector<float> low = runForward(source, true, fill, precision);
   Comparison c;
   EXPECT_EQ(ref.size(), low.size());
   for (size_t i = 0; i < ref.size() && i < low.size(); ++i) {
@@ -395,6 +398,89 @@ TEST(AutocastExecution, ModelMLP) { checkModel("mlp.mlir", false, 0); }
 TEST(AutocastExecution, ModelCNN) { checkModel("cnn.mlir", false, 0); }
 TEST(AutocastExecution, ModelTransformer) {
   checkModel("transformer.mlir", true, 16);
+}
+
+//===----------------------------------------------------------------------===//
+// torch-mlir weights
+//===----------------------------------------------------------------------===//
+
+/// The `dialect_resources` hex of `values` in `type`'s element type
+/// (f32/f16/bf16 bit patterns given as uint32/uint16): the alignment as a
+/// little-endian uint32, then the little-endian data, as torch-mlir writes
+/// it.
+template <typename Bits>
+std::string resourceHex(const std::vector<Bits> &values) {
+  std::string hex = "0x";
+  auto byte = [&](unsigned b) {
+    const char *digits = "0123456789ABCDEF";
+    hex += digits[b >> 4];
+    hex += digits[b & 15];
+  };
+  for (unsigned i = 0; i < 4; ++i)
+    byte(i == 0 ? sizeof(Bits) : 0);
+  for (Bits v : values)
+    for (unsigned i = 0; i < sizeof(Bits); ++i)
+      byte((v >> (8 * i)) & 0xff);
+  return hex;
+}
+
+uint32_t f32Bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// torch-mlir's weights: a linear layer x * W with W an `arith.constant
+// dense_resource` blob of 64 x 16 random f32 values. The f32 model and its
+// f16 and bf16 autocasts (new 16-bit blobs) lower and run; they agree
+// within tolerance (and the f32 run equals a direct product in double).
+TEST(AutocastExecution, ResourceWeightsMatchF32) {
+  constexpr int kIn = 64, kOut = 16, kBatch = 4;
+  std::vector<uint32_t> bits;
+  std::vector<float> w;
+  for (int i = 0; i < kIn * kOut; ++i) {
+    w.push_back(uniform(7777 + i) * 0.25f);
+    bits.push_back(f32Bits(w.back()));
+  }
+  std::string src = R"mlir(
+func.func @forward(%x: tensor<4x64xf32>) -> tensor<4x16xf32> {
+  %w = arith.constant dense_resource<fc_weight> : tensor<64x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fc_weight: ")mlir" +
+                    resourceHex(bits) + R"mlir("
+    }
+  }
+#-}
+)mlir";
+  Fill x = [](unsigned, int64_t i) { return uniform(31 + i); };
+  std::vector<float> ref = runForward(src, false, x);
+  ASSERT_EQ(ref.size(), size_t(kBatch * kOut));
+  for (int b = 0; b < kBatch; ++b)
+    for (int j = 0; j < kOut; ++j) {
+      double sum = 0;
+      for (int k = 0; k < kIn; ++k)
+        sum += double(x(0, b * kIn + k)) * double(w[k * kOut + j]);
+      EXPECT_NEAR(ref[b * kOut + j], sum, 1e-5) << b << ", " << j;
+    }
+  for (const char *precision : {"f16", "bf16"}) {
+    Comparison c = compareWithF32(src, x, nullptr, precision);
+    EXPECT_TRUE(c.finite) << precision;
+    std::printf("[ resource ] relative error %s autocast vs fp32 = %.3e\n",
+                precision, c.relErr());
+    // bf16: 8 bits of mantissa (unit roundoff 2^-8), f16: 11.
+    EXPECT_LE(c.relErr(),
+              std::string(precision) == "bf16" ? 3e-2 : kModelTolerance)
+        << precision;
+    EXPECT_GT(c.maxAbsErr, 0.0) << precision << " really ran in low precision";
+  }
 }
 
 } // namespace

@@ -447,13 +447,16 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
         floatTensorResults && llvm::all_of(op->getResultTypes(), [](Type t) {
           return !isFloatTensor(t) || isLowFloat(t);
         });
-    bool f32TensorSource = op->getNumResults() == 1 &&
-                           isF32Tensor(op->getResultTypes()[0]) &&
-                           (isa<tensor::EmptyOp>(op) ||
-                            (op->hasTrait<OpTrait::ConstantLike>() &&
-                             llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
-                               return isa<DenseFPElementsAttr>(a.getValue());
-                             })));
+    bool f32TensorSource =
+        op->getNumResults() == 1 && isF32Tensor(op->getResultTypes()[0]) &&
+        (isa<tensor::EmptyOp>(op) ||
+         (op->hasTrait<OpTrait::ConstantLike>() &&
+          llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
+            // dense<...> and dense_resource<...>
+            // (torch-mlir's weights)
+            return isa<DenseFPElementsAttr, DenseResourceElementsAttr>(
+                a.getValue());
+          })));
     if (f32TensorSource) {
       r = Role::Source;
       d.choice = OpPrecisionChoice::AsUsed;
