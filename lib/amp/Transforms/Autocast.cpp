@@ -613,7 +613,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
         bool unknown =
             d.policy.cls == PrecisionClass::Unknown && onFloatTensors(op);
         if (unknown || keptAllow)
-          op->emitRemark() << "autocast: '" << op->getName() << "' " << d.rule;
+          emitAutocastRemark(op)
+              << "autocast: '" << op->getName() << "' " << d.rule;
       }
     }
 
@@ -637,18 +638,18 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     numSignatures = applier.counts.signatures;
 
     // Only the retyped ops can have become invalid: verify those (with
-    // their bodies) and name the culprit, instead of the whole module.
+    // their bodies) and name each culprit, located at it.
     bool invalid = false;
     for (Operation *op : plan.order)
-      if (plan.choiceOf(op) == OpPrecisionChoice::Low)
-        invalid |= failed(verify(op));
-    if (invalid) {
-      emitError(getOperation().getLoc(),
-                "amp-autocast: the rewritten IR does not verify (an op "
-                "painted low does not accept low-precision types); name it "
-                "in deny= to keep it f32");
+      if (plan.choiceOf(op) == OpPrecisionChoice::Low && failed(verify(op))) {
+        invalid = true;
+        emitError(op->getLoc())
+            << "amp-autocast: '" << op->getName() << "' painted " << precision
+            << " does not verify with low-precision types (error above); "
+               "name it in deny= to keep it f32";
+      }
+    if (invalid)
       return signalPassFailure();
-    }
     if (!reportFile.empty() &&
         failed(writeReport(report, reportFile, getOperation().getLoc())))
       return signalPassFailure();

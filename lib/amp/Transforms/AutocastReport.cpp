@@ -10,6 +10,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -90,12 +91,29 @@ AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
   return report;
 }
 
+InFlightDiagnostic mlir::amp::emitAutocastRemark(Operation *op) {
+  InFlightDiagnostic diag = emitRemark(op->getLoc());
+  // Operation::emitRemark would print the whole op after every remark (the
+  // context's default); only an explicit -mlir-print-op-on-diagnostic asks
+  // for that.
+  static const llvm::cl::Option *printOp =
+      llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (printOp && printOp->getNumOccurrences() > 0 &&
+      op->getContext()->shouldPrintOpOnDiagnostic())
+    diag.attachNote(op->getLoc())
+        .append("see current operation: ")
+        .appendOp(*op, OpPrintingFlags().printGenericOpForm());
+  return diag;
+}
+
 void mlir::amp::emitPlanRemarks(const AutocastPlan &plan) {
   for (Operation *op : plan.order) {
     const OpDecision &d = plan.decisions.lookup(op);
-    op->emitRemark() << "autocast: " << stringifyPrecisionClass(d.policy.cls)
-                     << " (" << d.policy.reason << "); "
-                     << stringifyPrecisionChoice(d.choice) << ": " << d.rule;
+    emitAutocastRemark(op) << "autocast: "
+                           << stringifyPrecisionClass(d.policy.cls) << " ("
+                           << d.policy.reason << "); "
+                           << stringifyPrecisionChoice(d.choice) << ": "
+                           << d.rule << "; op '" << op->getName() << "'";
   }
 }
 
