@@ -260,6 +260,24 @@ OpPrecision mlir::amp::classifyOp(Operation *op,
 // FLOPs
 //===----------------------------------------------------------------------===//
 
+ExistingNarrowing mlir::amp::findExistingNarrowing(Operation *root) {
+  ExistingNarrowing found;
+  root->walk([&](arith::TruncFOp cast) {
+    auto in = dyn_cast<RankedTensorType>(cast.getIn().getType());
+    auto out = dyn_cast<RankedTensorType>(cast.getType());
+    if (!in || !out || !in.getElementType().isF32() ||
+        !(out.getElementType().isF16() || out.getElementType().isBF16()))
+      return WalkResult::advance();
+    for (Operation *user : cast->getUsers())
+      if (classifyOp(user).cls == PrecisionClass::Allow) {
+        found = {cast, user, out.getElementType()};
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}
+
 int64_t mlir::amp::estimateFlops(Operation *op) {
   // Softmax: max, subtract, exp, sum and divide per element.
   if (isa<linalg::SoftmaxOp>(op))

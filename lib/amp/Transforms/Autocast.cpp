@@ -569,6 +569,26 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
       return signalPassFailure();
     }
 
+    // A step that is already autocast to the other 16-bit type would keep
+    // its low ops in that type (they are "already low"), and loss scaling
+    // (auto: none for bf16) would then be off for f16 contractions.
+    if (ExistingNarrowing done = findExistingNarrowing(getOperation());
+        done && done.lowType != low) {
+      StringRef doneName = done.lowType.isF16() ? "f16" : "bf16";
+      InFlightDiagnostic diag =
+          done.cast->emitError()
+          << "amp-autocast: precision=" << precision
+          << ", but the input is already narrowed to " << doneName
+          << " (this cast feeds '" << done.user->getName()
+          << "'); autocast would keep those ops in " << doneName
+          << " and loss scaling would not be chosen for "
+             "them: autocast the fp32 step instead, or "
+             "use precision="
+          << doneName;
+      diag.attachNote(done.user->getLoc()) << "read here";
+      return signalPassFailure();
+    }
+
     AutocastPlanOptions options;
     for (const std::string &name : allowOps)
       if (failed(checkOpName("allow", name)))

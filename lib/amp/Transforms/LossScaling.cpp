@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Transforms/Passes.h"
 
@@ -284,6 +285,22 @@ namespace {
 struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
   using LossScalingBase::LossScalingBase;
 
+  /// auto resolved to no loss scaling (precision bf16 or f32), but the step
+  /// already computes contractions in f16 (it was autocast to f16 before):
+  /// those gradients can underflow and nothing scales them.
+  void warnIfAlreadyF16(ModuleOp module) {
+    ExistingNarrowing done = findExistingNarrowing(module);
+    if (!done || !done.lowType.isF16())
+      return;
+    done.cast->emitWarning()
+        << "amp-loss-scaling: loss-scale=auto with precision=" << precision
+        << " picks no loss scaling, but this step already feeds '"
+        << done.user->getName()
+        << "' f16 values (it was autocast to f16): f16 gradients can "
+           "underflow; use precision=f16 (auto: dynamic) or "
+           "loss-scale=dynamic";
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ScalingConfig cfg{ScaleMode::None, initScale,  growthInterval, growthFactor,
@@ -310,6 +327,8 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
           << mode << "'";
       return signalPassFailure();
     }
+    if (mode == "auto" && cfg.mode == ScaleMode::None)
+      warnIfAlreadyF16(module);
     if (precision == "bf16" && cfg.mode != ScaleMode::None) {
       emitError(module.getLoc(), "amp-loss-scaling: loss-scale=")
           << resolved
