@@ -51,14 +51,19 @@ static Value scalarTensor(OpBuilder &b, Location loc, Value scalar) {
       b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
 }
 
+/// `amp.role` (and `amp.updates` on a result, `amp.initial_value` on an
+/// added state argument: the value a driver feeds it at the first step).
 static DictionaryAttr roleAttrs(MLIRContext *ctx, StringRef role,
-                                std::optional<unsigned> updates) {
+                                std::optional<unsigned> updates,
+                                Attribute initialValue = {}) {
   SmallVector<NamedAttribute> attrs;
   Builder b(ctx);
   attrs.push_back(b.getNamedAttr(kRoleAttr, b.getStringAttr(role)));
   if (updates)
     attrs.push_back(
         b.getNamedAttr(kUpdatesAttr, b.getI64IntegerAttr(*updates)));
+  if (initialValue)
+    attrs.push_back(b.getNamedAttr(kInitialValueAttr, initialValue));
   return b.getDictionaryAttr(attrs);
 }
 
@@ -105,17 +110,26 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
   // f32, the counters in i32. Appended in this order:
   // dynamic: loss_scale, growth_tracker, hysteresis_tracker,
   // consecutive_skips; static: consecutive_skips.
-  auto appendArg = [&](Type type, StringRef role) -> FailureOr<unsigned> {
+  // Each carries its initial value (`amp.initial_value`): the loss scale
+  // starts at init-scale, the counters at 0. The IR itself never reads it;
+  // a driver feeds it at the first step (docs/training-step.md).
+  auto appendArg = [&](Type type, StringRef role,
+                       Attribute initial) -> FailureOr<unsigned> {
     unsigned idx = func.getNumArguments();
-    if (failed(func.insertArgument(idx, type,
-                                   roleAttrs(ctx, role, std::nullopt), loc)))
+    if (failed(func.insertArgument(
+            idx, type, roleAttrs(ctx, role, std::nullopt, initial), loc)))
       return emitError(func.getLoc(), "cannot add the ") << role << " argument";
     return idx;
   };
+  Attribute zeroCount = rewriter.getI32IntegerAttr(0);
   if (cfg.mode == ScaleMode::Dynamic) {
-    FailureOr<unsigned> sArg = appendArg(f32Tensor, "loss_scale");
-    FailureOr<unsigned> tArg = appendArg(i32Tensor, "growth_tracker");
-    FailureOr<unsigned> hArg = appendArg(i32Tensor, "hysteresis_tracker");
+    FailureOr<unsigned> sArg =
+        appendArg(f32Tensor, "loss_scale",
+                  rewriter.getF32FloatAttr(static_cast<float>(cfg.initScale)));
+    FailureOr<unsigned> tArg =
+        appendArg(i32Tensor, "growth_tracker", zeroCount);
+    FailureOr<unsigned> hArg =
+        appendArg(i32Tensor, "hysteresis_tracker", zeroCount);
     if (failed(sArg) || failed(tArg) || failed(hArg))
       return failure();
     scaleArg = *sArg;
@@ -144,7 +158,8 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
                                static_cast<float>(1.0 / cfg.initScale)));
   }
 
-  FailureOr<unsigned> skipsArg = appendArg(i32Tensor, "consecutive_skips");
+  FailureOr<unsigned> skipsArg =
+      appendArg(i32Tensor, "consecutive_skips", zeroCount);
   if (failed(skipsArg))
     return failure();
   Value consecutiveSkips = func.getArgument(*skipsArg);
