@@ -31,8 +31,9 @@ struct TrainingStepOptions {
   bool staticShapes = false;
   /// One extra `opt_state` argument per parameter, attribute
   /// `amp_test.poke_of = <param arg index>`, same type as the parameter,
-  /// added to its raw gradient before `amp.grad` and returned unchanged:
-  /// lets a test put +inf/-inf/NaN into exactly one gradient element.
+  /// added to its raw gradient before `amp.grad` (times the seed, so that it
+  /// is a backward term: `raw + poke * seed`) and returned unchanged: lets a
+  /// test put +inf/-inf/NaN into exactly one gradient element.
   bool pokes = false;
   /// -1: random; 0: SGD; 1: SGD with momentum; 2: RMSprop-like.
   int optimizer = -1;
