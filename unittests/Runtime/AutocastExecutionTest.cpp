@@ -401,8 +401,51 @@ TEST(AutocastExecution, ModelTransformer) {
 }
 
 //===----------------------------------------------------------------------===//
-// torch-mlir weights
+// TOSA and torch-mlir weights
 //===----------------------------------------------------------------------===//
+
+// An f16 x f16 -> f32 tosa.matmul (what autocast makes of an f32 one) lowers
+// through tosa-to-linalg-named and runs: 512 products 1 * 1 sum to exactly
+// 512 (f32 accumulation; in f16 the sum would still be exact up to 2048, so
+// the next test checks against fp32 on random values too).
+TEST(AutocastExecution, TosaMatmulLowersInF16) {
+  const std::string src = R"mlir(
+func.func @forward(%a: tensor<1x4x512xf32>, %b: tensor<1x512x2xf32>) -> tensor<1x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x512xf32>, tensor<1x512x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x2xf32>
+  return %m : tensor<1x4x2xf32>
+})mlir";
+  std::vector<float> out;
+  Comparison c =
+      compareWithF32(src, [](unsigned, int64_t) { return 1.0f; }, &out);
+  EXPECT_TRUE(c.finite);
+  ASSERT_EQ(out.size(), 8u);
+  for (float v : out)
+    EXPECT_EQ(v, 512.0f);
+}
+
+// The TOSA block of test/Transforms/autocast-tosa.mlir (matmul, bias add,
+// clamp, matmul, exp, reduce_sum) on random inputs: autocast f16 against
+// fp32 within the models' tolerance.
+TEST(AutocastExecution, TosaBlockMatchesF32) {
+  const std::string src = R"mlir(
+func.func @forward(%a: tensor<1x4x8xf32>, %b: tensor<1x8x4xf32>, %bias: tensor<1x4x4xf32>, %w2: tensor<1x4x4xf32>) -> tensor<1x4x1xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %s = tosa.add %m, %bias : (tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %r = tosa.clamp %s {min_val = 0.0 : f32, max_val = 3.4028235e38 : f32} : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m2 = tosa.matmul %r, %w2, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %e = tosa.exp %m2 : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<1x4x4xf32>) -> tensor<1x4x1xf32>
+  return %sum : tensor<1x4x1xf32>
+})mlir";
+  Comparison c = compareWithF32(src, modelInputs(false, 0));
+  EXPECT_TRUE(c.finite);
+  EXPECT_GT(c.maxRef, 0.0);
+  std::printf("[ tosa     ] relative error f16 autocast vs fp32 = %.3e\n",
+              c.relErr());
+  EXPECT_LE(c.relErr(), kModelTolerance);
+}
 
 /// The `dialect_resources` hex of `values` in `type`'s element type
 /// (f32/f16/bf16 bit patterns given as uint32/uint16): the alignment as a
