@@ -41,6 +41,11 @@ struct TrainOptions {
   /// (0: none).
   bool progress = true;
   double progressSeconds = 15;
+  /// Passes (textual pipeline, e.g. "func.func(canonicalize)") run after
+  /// the rewrite and before the backend's lowering; empty: none. For tools
+  /// and tests (amp-run's hidden --test-extra-passes). A pipeline that does
+  /// not parse is an error of planRun.
+  std::string extraPasses;
 
   static MixedPrecisionConfig fp32() {
     MixedPrecisionConfig config;

@@ -1,7 +1,7 @@
 //===- AmpMLIR.cpp - amp-mlir for embedding compilers ---------------------===//
 //
-// Thin layer over Pipelines.h, which takes the same MixedPrecisionConfig, and
-// Support/Diagnostics.h.
+// Thin layer over Pipelines.h, which takes the same MixedPrecisionConfig,
+// Support/CrashContainment and Support/Diagnostics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 #include "amp/Autodiff/Implementations.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Support/CrashContainment.h"
 #include "amp/Support/Diagnostics.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -110,7 +111,16 @@ void amp::addLowerToLLVMPipeline(OpPassManager &pm) {
   buildLowerToLLVMPipeline(pm);
 }
 
-LogicalResult amp::runPassManager(PassManager &pm, Operation *op,
-                                  std::string &diagnostics) {
-  return runCollectingDiagnostics(pm, op, diagnostics);
+LogicalResult amp::runPasses(PassManager &pm, Operation *module,
+                             const CrashContainmentConfig &config,
+                             std::string *diagnostics) {
+  CrashContainmentOptions options;
+  options.enabled = config.enabled;
+  options.reproducerPath = config.reproducerPath;
+  if (!diagnostics)
+    return runWithCrashContainment(pm, module, options);
+  DiagnosticCollector collector(module->getContext());
+  LogicalResult result = runWithCrashContainment(pm, module, options);
+  *diagnostics += collector.text();
+  return result;
 }

@@ -18,10 +18,6 @@ static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-/// The argument attribute a driver reads for the initial value of an added
-/// state argument (docs/training-step.md).
-static constexpr llvm::StringLiteral kInitialValueAttr = "amp.initial_value";
-
 std::optional<unsigned> StepLayout::argWithRole(ArgRole role) const {
   for (auto [i, r] : llvm::enumerate(argRoles))
     if (r == role)
