@@ -278,6 +278,29 @@ func.func @long_loop(%x: tensor<2xf64>) -> tensor<f64> {
 
 // -----
 
+// Nested loops multiply: 1000 x 1000 iterations are each under the
+// per-loop limit, but the nest would unroll into millions of ops.
+func.func @nested_loops(%x: tensor<2xf64>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c1000 = arith.constant 1000 : index
+  // expected-error @below {{amp-differentiate: unrolling this scf.for and the loops inside it makes more than 262144 ops (nested trip counts multiply)}}
+  %y = scf.for %k = %c0 to %c1000 step %c1 iter_args(%h = %x) -> (tensor<2xf64>) {
+    %z = scf.for %j = %c0 to %c1000 step %c1 iter_args(%g = %h) -> (tensor<2xf64>) {
+      %m = arith.mulf %g, %g : tensor<2xf64>
+      scf.yield %m : tensor<2xf64>
+    }
+    scf.yield %z : tensor<2xf64>
+  }
+  %l = linalg.reduce { arith.addf } ins(%y : tensor<2xf64>) outs(%i : tensor<f64>) dimensions = [0]
+  return %l : tensor<f64>
+}
+
+// -----
+
 func.func private @external(tensor<2xf64>) -> tensor<f64>
 
 func.func @call_to_declaration(%x: tensor<2xf64>) -> tensor<f64> {

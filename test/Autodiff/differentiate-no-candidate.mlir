@@ -13,3 +13,13 @@ module {
     return %c : tensor<f32>
   }
 }
+
+// The warning names the location and does not print the module.
+// RUN: amp-opt %s -amp-differentiate 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
+// WARN: differentiate-no-candidate.mlir:{{[0-9]+}}:{{[0-9]+}}: warning: amp-differentiate: no public function
+// WARN-NOT: func.func
+
+// A named function without float tensor arguments is an error, not an
+// empty gradient function.
+// RUN: not amp-opt %s -amp-differentiate=function=labels_only 2>&1 | FileCheck %s --check-prefix=NOARG
+// NOARG: error: amp-differentiate: @labels_only has no float tensor argument to differentiate with respect to

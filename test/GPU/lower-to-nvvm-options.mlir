@@ -18,6 +18,11 @@
 // OLDPTX100: error: amp-lower-to-nvvm: PTX 8.0 (features=+ptx80) is too old for sm_100, which needs PTX 8.6 or newer
 // FEAT: error: amp-lower-to-nvvm: features entry '+ptx999' is not an NVPTX feature
 // SIGN: error: amp-lower-to-nvvm: features entry 'garbage' must start with + or -
+// An unknown object format used to print an error and exit 0 with the
+// unserialized module on stdout.
+// RUN: not amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-mixed-precision --amp-lower-to-nvvm="format=foo" 2>&1 | FileCheck %s --check-prefix=FORMAT
+// FORMAT: error: amp-lower-to-nvvm: format must be isa, bin or fatbin, got 'foo'
+// FORMAT-NOT: func.func
 // BLOCK: error: amp-lower-to-nvvm: block-size must be in [1, 1024], got 0
 // BLOCK-NOT: func.func
 // BAD: error: amp-lower-to-nvvm: chip '{{[a-z_0-9]+}}' is not a CUDA architecture that LLVM's NVPTX backend knows

@@ -16,3 +16,25 @@
 // RUN: not amp-run %S/Inputs/initial-mismatch.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=MISMATCH
 // MISMATCH-NOT: loading
 // MISMATCH: amp-run: run f32: @train_step argument #0 (amp.role = "param") of type tensor<2x3xf32>: its amp.initial_value does not match the argument's type
+//
+// A resource the file does not define is an error (only the key __elided__
+// means "printed without its data" and starts random, with a note).
+// RUN: sed 's/dense_resource<w0>/dense_resource<w9>/' %S/Inputs/initial-resource.mlir > %t.missing.mlir
+// RUN: not amp-run %t.missing.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=MISSING
+// MISSING-NOT: loading
+// MISSING: amp-run: run f32: @train_step argument #0 (amp.role = "param") of type tensor<2x3xf32>: its amp.initial_value names the resource 'w9', which the file does not define
+// RUN: amp-run %S/Inputs/initial-elided.mlir --run=f32 --max-steps=1 | FileCheck %s --check-prefix=NOTE
+// NOTE: amp-run: note: @train_step argument #0: its amp.initial_value is dense_resource<__elided__> (printed without its data); it starts from the random initialisation instead
+// A blob of the wrong size names its bytes.
+// RUN: sed 's/0000A040"/"/' %S/Inputs/initial-resource.mlir > %t.short.mlir
+// RUN: not amp-run %t.short.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: its amp.initial_value resource 'w0' holds 20 bytes, the argument needs 24 (2x3xf32)
+// A non-finite start value is named (it used to surface as a NaN loss).
+// RUN: sed 's/0x040000000000803E/0x040000000000C07F/' %S/Inputs/initial-resource.mlir > %t.nan.mlir
+// RUN: not amp-run %t.nan.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=NAN
+// NAN-NOT: loading
+// NAN: its amp.initial_value holds NaN at element 0; start values must be finite
+// A start value on an argument the data feeds would be ignored.
+// RUN: sed 's/{amp.role = "input"}/{amp.role = "input", amp.initial_value = dense<0.0> : tensor<16x784xf32>}/' %S/Inputs/initial-resource.mlir > %t.input.mlir
+// RUN: not amp-run %t.input.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=INPUT
+// INPUT: @train_step argument #1 (amp.role = "input") of type tensor<16x784xf32>: has an amp.initial_value, but amp-run feeds this argument from the data each step

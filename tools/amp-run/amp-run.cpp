@@ -12,6 +12,7 @@
 #include "amp/InitAll.h"
 #include "amp/Runtime/CudaBackend.h"
 #include "amp/Runtime/GradientCheck.h"
+#include "amp/Runtime/HostTensor.h"
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/SyntheticData.h"
 #include "amp/Runtime/Trainer.h"
@@ -21,6 +22,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
@@ -129,8 +131,11 @@ static cl::opt<std::string>
             cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<std::string>
     csvPath("csv",
-            cl::desc("Write per-step CSV here (one file P.<run>.csv per run, "
-                     "or P itself for a single run; default: none)"),
+            cl::desc("Write per-step CSV here: P itself for a single run "
+                     "of one seed, else one file P.<run>.csv per run "
+                     "(P.<run>.seed<N>.csv with --seeds); <run>.csv inside P "
+                     "when P is a directory or ends with '/' (default: "
+                     "none)"),
             cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<uint64_t>
     seed("seed", cl::desc(withDefault("Parameter init and shuffle seed", "0")),
@@ -282,8 +287,12 @@ static void printTable(const std::vector<RunSeries> &series) {
     std::string acc = r.testAccuracy >= 0
                           ? llvm::formatv("{0:F4}", r.testAccuracy).str()
                           : "-";
-    llvm::outs() << llvm::format("%-16s %12.4f %10s", r.name.c_str(),
-                                 r.finalTrainLoss, acc.c_str());
+    // Fixed point while it fits the column, else exponent form.
+    const char *lossFormat = std::fabs(r.finalTrainLoss) < 1e6
+                                 ? "%-16s %12.4f %10s"
+                                 : "%-16s %12.4e %10s";
+    llvm::outs() << llvm::format(lossFormat, r.name.c_str(), r.finalTrainLoss,
+                                 acc.c_str());
     if (spread)
       llvm::outs() << llvm::format(
           " %8s", r.testAccuracy >= 0
@@ -389,9 +398,10 @@ int main(int argc, char **argv) {
                 ": must be >= 0 (0: every batch)");
   if (seeds < 1)
     return fail("--seeds=" + llvm::Twine(seeds) + ": must be >= 1");
-  if (!(progressSeconds >= 0))
-    return fail("--progress-seconds=" +
-                defaultText(progressSeconds.getValue()) + ": must be >= 0");
+  if (!(progressSeconds >= 0) || !std::isfinite(progressSeconds))
+    return fail(
+        "--progress-seconds=" + defaultText(progressSeconds.getValue()) +
+        ": must be a finite number >= 0");
   std::vector<runtime::TrainOptions> configs;
   for (const std::string &spec : runSpecs) {
     auto o = parseRun(spec);
@@ -407,10 +417,29 @@ int main(int argc, char **argv) {
     }
     configs.push_back(*o);
   }
+  // Twice the same run, also under two spellings (f16 and f16+none with
+  // loss-scale auto, f32 and f32+none, ...).
   for (size_t i = 0; i < runSpecs.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
+    for (size_t j = 0; j < i; ++j) {
       if (runSpecs[i] == runSpecs[j])
         return fail("--run '" + runSpecs[i] + "' is given twice");
+      if (configs[i].rewrite.runName() == configs[j].rewrite.runName())
+        return fail("--run '" + runSpecs[j] + "' and '" + runSpecs[i] +
+                    "' are the same run (" + configs[i].rewrite.runName() +
+                    ")");
+    }
+  // Per-run output files: P.<run>.csv / .json next to P, or <run>.csv
+  // inside P when P is a directory (or ends with '/').
+  auto perRunPath = [&](llvm::StringRef path, llvm::StringRef run,
+                        llvm::StringRef ext, bool single) -> std::string {
+    if (path.ends_with("/") || llvm::sys::fs::is_directory(path))
+      return (path.rtrim('/') + "/" + run + ext).str();
+    return single ? path.str() : (path + "." + run + ext).str();
+  };
+  if (!autocastReportFlag.empty())
+    for (size_t i = 0; i < configs.size(); ++i)
+      configs[i].rewrite.autocastReport = perRunPath(
+          autocastReportFlag, runSpecs[i], ".json", configs.size() == 1);
   if (dataSource != "fashion-mnist" && dataSource != "synthetic")
     return fail("--data=" + dataSource +
                 ": must be fashion-mnist or synthetic");
@@ -458,6 +487,8 @@ int main(int argc, char **argv) {
                   llvm::toString(plan.takeError()));
     plans.push_back(*plan);
   }
+  for (const std::string &note : plans.front().notes)
+    llvm::outs() << "amp-run: note: " << note << "\n";
 
   // 4. The data, checked against every run before any is trained.
   std::optional<runtime::Dataset> trainSet, testSet;
@@ -470,6 +501,19 @@ int main(int argc, char **argv) {
     int32_t numClasses = classes > 0        ? classes.getValue()
                          : plans[0].classes ? *plans[0].classes
                                             : 10;
+    // Both sets (test: a quarter) as f32 values plus an i32 label each,
+    // checked before they are allocated.
+    uint64_t values = static_cast<uint64_t>(plans[0].valuesPerExample);
+    uint64_t perExample = values * 4 + 4,
+             memory = runtime::physicalMemoryBytes();
+    if (values > (UINT64_MAX / 8) / static_cast<uint64_t>(examples) ||
+        (memory &&
+         perExample * static_cast<uint64_t>(examples) / 4 * 5 > memory))
+      return fail("--synthetic-examples=" + llvm::Twine(examples) +
+                  ": the synthetic data (" + llvm::Twine(examples) +
+                  " examples of " + llvm::Twine(values) +
+                  " f32 values, plus a test set of a quarter) does not fit "
+                  "in this machine's memory");
     llvm::outs() << "amp-run: synthetic data, " << examples
                  << " training examples of " << plans[0].valuesPerExample
                  << " values, " << numClasses << " classes\n";
@@ -513,9 +557,8 @@ int main(int argc, char **argv) {
       if (seeds > 1)
         name += ".seed" + std::to_string(o.seed);
       if (!csvPath.empty())
-        o.csvPath = configs.size() == 1 && seeds == 1
-                        ? csvPath.getValue()
-                        : csvPath + "." + name + ".csv";
+        o.csvPath = perRunPath(csvPath, name, ".csv",
+                               configs.size() == 1 && seeds == 1);
       llvm::outs() << "amp-run: run " << runSpecs[i];
       if (seeds > 1)
         llvm::outs() << " seed " << o.seed;

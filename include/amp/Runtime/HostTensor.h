@@ -20,6 +20,10 @@
 
 namespace mlir::amp::runtime {
 
+/// Bytes of physical memory of this machine, 0 when unknown (what the
+/// driver checks buffer and dataset sizes against before allocating).
+uint64_t physicalMemoryBytes();
+
 enum class ElementKind { F32, F16, BF16, F64, I1, I8, I32, I64 };
 
 /// Shape and element type of a tensor argument or result; all dimensions

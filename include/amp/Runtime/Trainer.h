@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::amp::runtime {
 
@@ -77,6 +78,9 @@ struct RunPlan {
   int64_t valuesPerExample = 0;   ///< of the input
   std::optional<int64_t> classes; ///< logits per example of the eval step
   uint64_t bufferBytes = 0;       ///< arguments + results + eval buffers
+  /// What the run will do that the user may not expect, one line each
+  /// (e.g. a parameter whose amp.initial_value is elided starts random).
+  std::vector<std::string> notes;
 };
 
 /// Checks `module` and `options` for a run on any device, touching no data

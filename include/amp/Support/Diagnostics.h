@@ -28,11 +28,14 @@ std::string formatLocation(Location loc);
 /// remark: <message>\n".
 std::string formatDiagnostic(const Diagnostic &diag);
 
-/// While it lives, every diagnostic emitted on `ctx` is appended to `text()`
-/// (formatDiagnostic) instead of being passed on to other handlers.
+/// While it lives, every diagnostic emitted on `ctx` (with `errorsOnly`:
+/// every error, with its notes) is appended to `text()` (formatDiagnostic)
+/// instead of being passed on to other handlers; with `errorsOnly`,
+/// warnings and remarks go on to the handlers registered before it (the
+/// context's default prints them to stderr).
 class DiagnosticCollector {
 public:
-  explicit DiagnosticCollector(MLIRContext *ctx);
+  explicit DiagnosticCollector(MLIRContext *ctx, bool errorsOnly = false);
   const std::string &text() const { return collected; }
   /// The error "<what>:\n<text()>" (just "<what>" when nothing was
   /// collected).
@@ -53,7 +56,9 @@ LogicalResult runCollectingDiagnostics(PassManager &pm, Operation *op,
 
 /// Builds a pass manager on `module`'s context with `build`, runs it with
 /// crash containment and, on failure (a crash too), returns the error
-/// "<what> failed:\n<diagnostics>".
+/// "<what> failed:\n<errors>". Warnings and remarks are passed on (a
+/// DiagnosticCollector with errorsOnly), so a successful run still shows
+/// them.
 llvm::Error runPipeline(Operation *module,
                         llvm::function_ref<void(OpPassManager &)> build,
                         llvm::StringRef what);

@@ -488,7 +488,10 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     if (!updates) {
       emitError(func.getLoc(), "result #")
           << r << " of training step '" << func.getSymName()
-          << "' needs amp.role = \"loss\" or amp.updates = <argument index>";
+          << "' needs amp.role = \"loss\" or amp.updates = <argument index> "
+             "(the new value of a param, opt_state or loss-scale state "
+             "argument; other result roles: \"found_inf\", \""
+          << kUnderflowCountRole << "\", \"" << kUnderflowTotalRole << "\")";
       ok = false;
       continue;
     }

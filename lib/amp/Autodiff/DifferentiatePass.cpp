@@ -58,7 +58,8 @@ struct DifferentiatePass : amp::impl::DifferentiateBase<DifferentiatePass> {
         if (isDefaultCandidate(fn))
           functions.push_back(fn);
       if (functions.empty()) {
-        module.emitWarning()
+        // At the location only (an op's warning would print the module).
+        emitWarning(module.getLoc())
             << "amp-differentiate: no public function returns one scalar "
                "float tensor from float tensor arguments; nothing to "
                "differentiate (name one with function=<name>)";
@@ -69,6 +70,13 @@ struct DifferentiatePass : amp::impl::DifferentiateBase<DifferentiatePass> {
       SmallVector<unsigned> args(wrt.begin(), wrt.end());
       if (wrt.empty())
         args = floatTensorArguments(fn);
+      if (args.empty()) {
+        fn.emitError() << "amp-differentiate: @" << fn.getSymName()
+                       << " has no float tensor argument to differentiate "
+                          "with respect to (its gradient function would "
+                          "return nothing)";
+        return signalPassFailure();
+      }
       std::string gradName = (fn.getSymName() + "_grad").str();
       if (failed(buildGradientFunction(fn, args, gradName)))
         return signalPassFailure();

@@ -140,6 +140,10 @@ mlir::amp::checkLowerToNVVMOptions(const LowerToNVVMOptions &options) {
              std::to_string(minimum / 10) + "." + std::to_string(minimum % 10) +
              " or newer";
   }
+  if (options.format != "isa" && options.format != "bin" &&
+      options.format != "fatbin")
+    return "format must be isa, bin or fatbin, got '" +
+           options.format.getValue() + "'";
   if (options.blockSize < 1 || options.blockSize > 1024)
     return "block-size must be in [1, 1024], got " +
            std::to_string(options.blockSize);

@@ -8,6 +8,7 @@
 #include "amp/Support/MixedPrecisionConfig.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -65,6 +66,14 @@ llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
                 "every other size must be static");
         if (Attribute init =
                 isArg ? fn.getArgAttr(i, kInitialValueAttr) : Attribute()) {
+          // Fed every step (or by the eval loop): a start value would be
+          // ignored without a word.
+          if (name == "input" || name == "label" || name == "target")
+            return makeError(describeValue(fn, isArg, i) + ": has an " +
+                             kInitialValueAttr +
+                             ", but amp-run feeds this argument from the "
+                             "data each step; only state arguments (param, "
+                             "opt_state, loss-scale state) start from one");
           auto elements = dyn_cast<ElementsAttr>(init);
           bool scalar = isa<FloatAttr, IntegerAttr>(init) &&
                         shaped.hasStaticShape() && shaped.getNumElements() == 1;
@@ -87,7 +96,8 @@ llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
 
 /// The bytes of argument `i`'s `amp.initial_value` in the layout of `spec`
 /// (empty: none, or an elided resource). Errors: an attribute of another
-/// type than the argument.
+/// type than the argument, a resource the file does not define, a blob of
+/// another size in bytes, a non-finite float value.
 static llvm::Expected<std::vector<char>>
 initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
   Attribute attr = fn.getArgAttr(i, kInitialValueAttr);
@@ -121,6 +131,26 @@ initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
       return false;
     }
   };
+  // Every value of a float start state must be finite: a NaN weight would
+  // make the first loss NaN and the run stop with a misleading message.
+  auto checkFinite = [&]() -> llvm::Error {
+    for (int64_t k = 0, n = spec.numElements(); k < n; ++k) {
+      double v = spec.kind == ElementKind::F32
+                     ? reinterpret_cast<const float *>(data.data())[k]
+                 : spec.kind == ElementKind::F64
+                     ? reinterpret_cast<const double *>(data.data())[k]
+                     : 0.0;
+      if (!std::isfinite(v))
+        return makeError(describeValue(fn, /*isArg=*/true, i) + ": its " +
+                         kInitialValueAttr + " holds " +
+                         (std::isnan(v) ? "NaN"
+                          : v > 0       ? "+inf"
+                                        : "-inf") +
+                         " at element " + llvm::Twine(k) +
+                         "; start values must be finite");
+    }
+    return llvm::Error::success();
+  };
   if (isa<FloatAttr, IntegerAttr>(attr)) {
     if (spec.numElements() != 1)
       return mismatch();
@@ -129,19 +159,37 @@ initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
                        : static_cast<double>(cast<IntegerAttr>(attr).getInt());
     if (!store(0, value))
       return mismatch();
+    if (llvm::Error err = checkFinite())
+      return std::move(err);
     return data;
   }
   auto elements = dyn_cast<ElementsAttr>(attr);
   if (!elements || elements.getShapedType() != fn.getArgumentTypes()[i])
     return mismatch();
   if (auto resource = dyn_cast<DenseResourceElementsAttr>(attr)) {
-    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
-    if (!blob)
-      return std::vector<char>(); // elided: drawn at random
+    DenseResourceElementsHandle handle = resource.getRawHandle();
+    AsmResourceBlob *blob = handle.getBlob();
+    if (!blob) {
+      if (handle.getKey() == "__elided__")
+        return std::vector<char>(); // drawn at random (planRun notes it)
+      return makeError(describeValue(fn, /*isArg=*/true, i) + ": its " +
+                       kInitialValueAttr + " names the resource '" +
+                       handle.getKey() +
+                       "', which the file does not define (no entry of that "
+                       "name under {-# dialect_resources: { builtin: ... } "
+                       "#-}); add the blob, or use dense_resource<__elided__> "
+                       "to start from a random initialisation");
+    }
     ArrayRef<char> raw = blob->getData();
     if (raw.size() != bytes)
-      return mismatch();
+      return makeError(describeValue(fn, /*isArg=*/true, i) + ": its " +
+                       kInitialValueAttr + " resource '" + handle.getKey() +
+                       "' holds " + llvm::Twine(raw.size()) +
+                       " bytes, the argument needs " + llvm::Twine(bytes) +
+                       " (" + spec.str() + ")");
     std::copy(raw.begin(), raw.end(), data.begin());
+    if (llvm::Error err = checkFinite())
+      return std::move(err);
     return data;
   }
   if (auto dense = dyn_cast<DenseFPElementsAttr>(attr)) {
@@ -149,6 +197,8 @@ initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
     for (APFloat v : dense.getValues<APFloat>())
       if (!store(k++, v.convertToDouble()))
         return mismatch();
+    if (llvm::Error err = checkFinite())
+      return std::move(err);
     return data;
   }
   if (auto dense = dyn_cast<DenseIntElementsAttr>(attr)) {

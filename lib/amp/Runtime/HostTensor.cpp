@@ -4,9 +4,17 @@
 
 #include <cstdint>
 #include <cstring>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::amp::runtime;
+
+uint64_t mlir::amp::runtime::physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || pageSize <= 0)
+    return 0;
+  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
+}
 
 int64_t TensorSpec::numElements() const {
   int64_t n = 1;

@@ -3,11 +3,14 @@
 #include "amp/Runtime/Trainer.h"
 
 #include "RunLog.h"
+#include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/Batches.h"
 #include "amp/Runtime/BoundStep.h"
 #include "amp/Support/Diagnostics.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -15,8 +18,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <numeric>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -26,19 +29,16 @@ static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-/// Bytes of physical memory, 0 when unknown.
-static uint64_t physicalMemoryBytes() {
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || pageSize <= 0)
-    return 0;
-  return static_cast<uint64_t>(pages) * static_cast<uint64_t>(pageSize);
-}
-
 static std::string typeString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << type;
   return text;
+}
+
+/// "1 value", "784 values".
+static std::string countOf(int64_t n, llvm::StringRef noun) {
+  return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
 }
 
 static std::string formatGiB(uint64_t bytes) {
@@ -65,6 +65,52 @@ static llvm::Error checkOptions(const TrainOptions &o) {
     if (failed(parsePassPipeline(o.extraPasses, pm, os)))
       return makeError("extra passes '" + o.extraPasses + "': " + why);
   }
+  return llvm::Error::success();
+}
+
+/// A step that calls itself (directly or through other functions) is
+/// refused: the rewrite does not follow calls and deep recursion overflows
+/// the JIT's stack.
+static llvm::Error checkNoRecursion(ModuleOp module, func::FuncOp trainFn,
+                                    func::FuncOp evalFn) {
+  SymbolTable symbols(module);
+  // Depth-first over the functions the steps call; `onPath` holds the
+  // chain from the step to the function being visited.
+  llvm::DenseSet<Operation *> done;
+  SmallVector<func::FuncOp> onPath;
+  std::function<llvm::Error(func::FuncOp)> visit =
+      [&](func::FuncOp fn) -> llvm::Error {
+    if (llvm::is_contained(onPath, fn)) {
+      std::string chain;
+      for (func::FuncOp f :
+           llvm::drop_begin(onPath, llvm::find(onPath, fn) - onPath.begin()))
+        chain += "@" + f.getSymName().str() + " -> ";
+      chain += "@" + fn.getSymName().str();
+      return makeError(formatLocation(fn.getLoc()) +
+                       ": error: recursive call chain " + chain +
+                       ": amp-run does not train recursive steps (unroll "
+                       "or inline the recursion)");
+    }
+    if (!done.insert(fn).second)
+      return llvm::Error::success();
+    onPath.push_back(fn);
+    llvm::Error err = llvm::Error::success();
+    fn.walk([&](func::CallOp call) {
+      if (err)
+        return WalkResult::interrupt();
+      if (auto callee = symbols.lookup<func::FuncOp>(call.getCallee()))
+        err = visit(callee);
+      return err ? WalkResult::interrupt() : WalkResult::advance();
+    });
+    onPath.pop_back();
+    // A function left on no path may be reached again from another
+    // caller; it is done (its callees were all visited).
+    return err;
+  };
+  for (func::FuncOp fn : {trainFn, evalFn})
+    if (fn)
+      if (llvm::Error err = visit(fn))
+        return err;
   return llvm::Error::success();
 }
 
@@ -105,6 +151,35 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   }
   if (llvm::Error err = checkStepShapes(trainFn, evalFn))
     return std::move(err);
+  // Already narrowed: the run would be named (and checked) as the options
+  // say while the step computes in the type it was narrowed to.
+  if (ExistingNarrowing done = findExistingNarrowing(trainFn)) {
+    std::string low = typeString(done.lowType);
+    return makeError(formatLocation(done.cast->getLoc()) + ": error: @" +
+                     trainFn.getSymName() + " is already autocast to " + low +
+                     " (this cast feeds '" +
+                     done.user->getName().getStringRef() +
+                     "'); amp-run takes the fp32 training step and narrows "
+                     "it per --run itself (a run named f32 would compute in " +
+                     low + ")");
+  }
+  if (llvm::Error err = checkNoRecursion(module, trainFn, evalFn))
+    return std::move(err);
+  // The rewrite itself, on a clone: what it refuses (autocast names that
+  // are no ops, a loss that depends on gradients, ...) is known before any
+  // data is loaded.
+  {
+    // Its warnings are the run's to print (train() rewrites again).
+    DiagnosticCollector quiet(module.getContext());
+    OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+    if (llvm::Error err = runPipeline(
+            *work,
+            [&](OpPassManager &pm) {
+              buildMixedPrecisionPipeline(pm, o.rewrite);
+            },
+            "amp-mixed-precision"))
+      return std::move(err);
+  }
 
   FailureOr<TrainingStep> step =
       TrainingStep::analyze(trainFn, /*requireMarkers=*/true);
@@ -161,7 +236,7 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
       perExample *= d;
     if (perExample != plan.valuesPerExample)
       return makeError("@" + evalFn.getSymName() + "'s input holds " +
-                       llvm::Twine(perExample) + " values per example, @" +
+                       countOf(perExample, "value") + " per example, @" +
                        trainFn.getSymName() + "'s " +
                        llvm::Twine(plan.valuesPerExample));
     plan.classes =
@@ -177,6 +252,21 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
                      " (batch " + llvm::Twine(plan.batch) +
                      ") but this machine has " + formatGiB(memory) +
                      " of memory");
+  // The start state as a run reads it (blobs present, of the right size,
+  // finite), and which elided values start random.
+  {
+    auto layout = StepLayout::read(module, plan.batch);
+    if (!layout)
+      return layout.takeError();
+    for (unsigned i = 0; i < trainFn.getNumArguments(); ++i)
+      if (trainFn.getArgAttr(i, kInitialValueAttr) &&
+          layout->initialData[i].empty())
+        plan.notes.push_back(
+            "@" + trainFn.getSymName().str() + " argument #" +
+            std::to_string(i) + ": its " + kInitialValueAttr.str() +
+            " is dense_resource<__elided__> (printed without its data); it "
+            "starts from the random initialisation instead");
+  }
   return plan;
 }
 
@@ -185,13 +275,20 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                                                     const Dataset &testSet) {
   for (const Dataset *ds : {&trainSet, &testSet})
     if (plan.valuesPerExample != ds->exampleSize)
-      return makeError("the input holds " + llvm::Twine(plan.valuesPerExample) +
-                       " values per example but the dataset has " +
-                       llvm::Twine(ds->exampleSize));
+      return makeError(
+          "the input holds " + countOf(plan.valuesPerExample, "value") +
+          " per example but the dataset has " + llvm::Twine(ds->exampleSize));
   if (plan.classes && *plan.classes != testSet.numClasses)
     return makeError("the eval step returns " + llvm::Twine(*plan.classes) +
                      " logits per example but the dataset has " +
                      llvm::Twine(testSet.numClasses) + " classes");
+  // Labels index the logits: a training label past the eval step's classes
+  // would be read out of bounds by the loss.
+  if (plan.classes && trainSet.numClasses > *plan.classes)
+    return makeError("the training set has labels up to " +
+                     llvm::Twine(trainSet.numClasses - 1) +
+                     " but the eval step returns " +
+                     llvm::Twine(*plan.classes) + " logits per example");
   if (plan.batch > trainSet.numExamples)
     return makeError("batch size " + llvm::Twine(plan.batch) +
                      " exceeds the training set (" +

@@ -51,8 +51,11 @@ std::string mlir::amp::formatDiagnostic(const Diagnostic &diag) {
   return text;
 }
 
-mlir::amp::DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx)
-    : handler(ctx, [this](Diagnostic &diag) {
+mlir::amp::DiagnosticCollector::DiagnosticCollector(MLIRContext *ctx,
+                                                    bool errorsOnly)
+    : handler(ctx, [this, errorsOnly](Diagnostic &diag) {
+        if (errorsOnly && diag.getSeverity() != DiagnosticSeverity::Error)
+          return failure(); // not handled: the next handler's
         collected += formatDiagnostic(diag);
         return success();
       }) {}
@@ -80,7 +83,7 @@ mlir::amp::runPipeline(Operation *module,
                        llvm::StringRef what) {
   PassManager pm(module->getContext(), module->getName().getStringRef());
   build(pm);
-  DiagnosticCollector collector(module->getContext());
+  DiagnosticCollector collector(module->getContext(), /*errorsOnly=*/true);
   if (failed(runWithCrashContainment(pm, module)))
     return collector.makeError(what + " failed");
   return llvm::Error::success();

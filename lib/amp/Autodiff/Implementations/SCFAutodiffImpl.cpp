@@ -25,8 +25,43 @@
 using namespace mlir;
 using namespace mlir::amp::autodiff;
 
-/// Most iterations amp-differentiate unrolls (each keeps its values live).
+/// Most iterations amp-differentiate unrolls of one loop (each keeps its
+/// values live), and most ops one loop nest unrolls into (nested loops
+/// multiply: 4096 x 4096 iterations would be 16M copies of the body).
 static constexpr int64_t kMaxUnrolledIterations = 4096;
+static constexpr int64_t kMaxUnrolledOps = int64_t(1) << 18;
+
+/// Constant trip count of `loop`, nullopt when a bound or the step is not a
+/// constant or the step is not positive.
+static std::optional<int64_t> constantTrips(scf::ForOp loop) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || *step <= 0)
+    return std::nullopt;
+  return *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+}
+
+/// Ops `block` becomes once every constant-trip loop in it is unrolled,
+/// saturating at kMaxUnrolledOps + 1.
+static int64_t unrolledOps(Block &block) {
+  int64_t total = 0;
+  for (Operation &op : block.without_terminator()) {
+    int64_t ops = 1;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      int64_t trips = constantTrips(loop).value_or(1);
+      int64_t body = unrolledOps(*loop.getBody());
+      ops = body != 0 && trips > kMaxUnrolledOps / body ? kMaxUnrolledOps + 1
+                                                        : trips * body;
+    } else {
+      for (Region &region : op.getRegions())
+        for (Block &inner : region)
+          ops += unrolledOps(inner);
+    }
+    total = std::min(total + ops, kMaxUnrolledOps + 1);
+  }
+  return total;
+}
 
 namespace {
 
@@ -34,21 +69,30 @@ struct ForAdjoint
     : ReverseModeOpInterface::ExternalModel<ForAdjoint, scf::ForOp> {
   FailureOr<bool> expandForward(Operation *op, RewriterBase &rewriter) const {
     auto loop = cast<scf::ForOp>(op);
-    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
-                           ub = getConstantIntValue(loop.getUpperBound()),
-                           step = getConstantIntValue(loop.getStep());
-    if (!lb || !ub || !step || *step <= 0)
+    std::optional<int64_t> tripCount = constantTrips(loop);
+    if (!tripCount)
       return loop.emitError()
              << "amp-differentiate: this scf.for has no constant trip count; "
                 "loops are differentiated by unrolling them, which needs "
                 "constant bounds and a positive constant step";
-    int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    int64_t trips = *tripCount;
     if (trips > kMaxUnrolledIterations)
       return loop.emitError()
              << "amp-differentiate: this scf.for runs " << trips
              << " iterations; loops are differentiated by unrolling them, "
                 "up to "
              << kMaxUnrolledIterations << " iterations";
+    // The whole nest, counted before the first copy is made.
+    int64_t bodyOps = unrolledOps(*loop.getBody());
+    if (bodyOps != 0 && trips > kMaxUnrolledOps / bodyOps)
+      return loop.emitError()
+             << "amp-differentiate: unrolling this scf.for and the loops "
+                "inside it makes more than "
+             << kMaxUnrolledOps
+             << " ops (nested trip counts multiply); differentiate a "
+                "smaller nest, or move the loop out of the function";
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                           step = getConstantIntValue(loop.getStep());
     Block *body = loop.getBody();
     SmallVector<Value> carried(loop.getInitArgs());
     Type ivType = loop.getInductionVar().getType();
