@@ -255,6 +255,8 @@ struct Timed {
   int64_t stepsPerRound = 0;
   std::vector<double> ms;
   double median() const { return ::median(ms); }
+  /// The fastest step: on a shared machine, the one least disturbed.
+  double fastest() const { return *llvm::min_element(ms); }
 };
 
 /// Our step of one precision and thread count, bound and driven through
@@ -501,22 +503,37 @@ int main(int argc, char **argv) {
   }
 
   std::string all = threadsName(0), one = threadsName(1);
+  // "R (fastest steps: F)": the ratio of the medians, which the verdicts
+  // use, and of the fastest steps, which load from other processes
+  // disturbs least (threads that wait at a barrier for a descheduled one
+  // inflate the medians of multi-threaded runs on a busy machine).
+  auto ratio = [](const Timed *a, const Timed *b, const char *f) {
+    return fmt(f, a->median() / b->median()) +
+           " (fastest steps: " + fmt(f, a->fastest() / b->fastest()) + ")";
+  };
   // The goals (docs/performance.md): ours at its default (every core).
   for (Model &m : models) {
     const Timed *f32 = find(key(m.name, "ours", "f32", all));
     const Timed *f16 = find(key(m.name, "ours", "f16+dynamic", all));
     double r = f16->median() / f32->median();
     row(m.name + " step, ours f16+dynamic vs ours f32 (" + all + ")",
-        fmt("%.3fx", r), fmt("f32 %.3f ms/step", f32->median()), "<= 1.05x",
-        r <= 1.05 ? "met" : "missed");
+        ratio(f16, f32, "%.3fx"), fmt("f32 %.3f ms/step", f32->median()),
+        "<= 1.05x", r <= 1.05 ? "met" : "missed");
     const Timed *f32One = find(key(m.name, "ours", "f32", one));
     const Timed *f16One = find(key(m.name, "ours", "f16+dynamic", one));
     r = f16One->median() / f32One->median();
     row(m.name + " step, ours f16+dynamic vs ours f32 (1 thread)",
-        fmt("%.3fx", r), fmt("f32 %.3f ms/step", f32One->median()), "-", "-");
+        ratio(f16One, f32One, "%.3fx"),
+        fmt("f32 %.3f ms/step", f32One->median()), "-", "-");
+    const Timed *f16Plain = find(key(m.name, "ours", "f16", one));
+    row(m.name + " step, ours f16+dynamic vs ours f16 (1 thread: the loss "
+                 "scaling's check and skip region)",
+        ratio(f16One, f16Plain, "%.3fx"), "f16 without loss scaling",
+        "<= 1.05x",
+        f16One->median() <= 1.05 * f16Plain->median() ? "met" : "missed");
     r = f32->median() / f32One->median();
-    row(m.name + " step, ours f32 " + all + " vs 1 thread", fmt("%.3fx", r),
-        "1 thread", "-", "-");
+    row(m.name + " step, ours f32 " + all + " vs 1 thread",
+        ratio(f32, f32One, "%.3fx"), "1 thread", "-", "-");
     if (!cfg.peer)
       continue;
     for (const char *prec : {"f32", "bf16"}) {
@@ -528,7 +545,10 @@ int main(int argc, char **argv) {
       bool goal = m.peerName == "mlp" && std::string(prec) == "f32";
       row(m.name + " step " + prec + ", ours (" + all +
               ") vs PyTorch eager (its best of 1 and " + all + ")",
-          fmt("%.2fx faster", speedup) + fmt(" (%.3f", mine->median()) +
+          fmt("%.2fx faster", speedup) + " (fastest steps: " +
+              fmt("%.2fx",
+                  std::min(p1->fastest(), pn->fastest()) / mine->fastest()) +
+              ")" + fmt(" (%.3f", mine->median()) +
               fmt(" vs %.3f ms", best->median()) + ", PyTorch on " +
               (best == p1 ? one : all) + ")",
           "PyTorch " + std::string(prec == std::string("f32")
@@ -543,7 +563,7 @@ int main(int argc, char **argv) {
   double r = mine->median() / limit->median();
   row("MLP step f32, ours (" + all + ") vs the same GEMMs in OpenBLAS (" + all +
           ")",
-      fmt("%.2fx", r) + fmt(" (%.3f", mine->median()) +
+      ratio(mine, limit, "%.2fx") + fmt(" (%.3f", mine->median()) +
           fmt(" vs %.3f ms)", limit->median()),
       "OpenBLAS sgemm, 8 GEMMs", "<= 1.3x", r <= 1.3 ? "met" : "missed");
   llvm::outs() << "amp-bench-cpu-step: "
