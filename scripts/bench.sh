@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # README command: install what is missing, build, run every benchmark and
 # print one table of figures, references and goals (benchmarks/README.md).
-# Each benchmark's own output goes to build/bench/<name>.log.
+# Each benchmark's own output goes to build/bench/<name>.log. The CPU step
+# (amp-bench-cpu-step) runs its peers in the same run: PyTorch eager on the
+# CPU (Debian's python3-torch, /usr/bin/python3) and the same GEMMs in
+# OpenBLAS, interleaved with our steps; its rows are ratios.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${AMP_BUILD_DIR:-$root/build}"
-"$root/scripts/install-deps.sh"
+"$root/scripts/install-deps.sh" --bench
 "$root/scripts/build.sh"
 mkdir -p "$build/bench"
 rows="$build/bench/rows.txt"
 : > "$rows"
 status=0
-for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training amp-bench-autocast; do
+for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training amp-bench-autocast amp-bench-cpu-step; do
   exe="$build/bin/$bench"
   if [ ! -x "$exe" ]; then
     echo "bench: $exe was not built" >&2

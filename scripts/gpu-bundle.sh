@@ -57,6 +57,9 @@ t="$stage/train"
 mkdir -p "$t/bin" "$t/lib" "$t/data" "$t/test/GPU/Execution"
 strip -o "$t/bin/amp-run" "$build/bin/amp-run"
 cp "$build/lib/libamp_cuda_runtime.so" "$t/lib/"
+# The OpenMP runtime of the CPU runs that the GPU tests compare with
+# (JitModule::findOpenMPRuntime looks in ../lib beside amp-run).
+cp -L "$llvm/lib/libomp.so.5" "$t/lib/"
 cp "$llvm/bin/FileCheck" "$llvm/bin/not" "$llvm/bin/count" "$t/bin/"
 cp -L "$(ldd "$llvm/bin/FileCheck" | awk '/libz3/ { print $3 }')" "$t/lib/"
 cp -r "$llvm/utils/lit" "$t/lit"
@@ -72,6 +75,7 @@ config.amp_tools_dir = os.path.join(bundle, "bin")
 config.llvm_tools_dir = os.path.join(bundle, "bin")
 config.mlir_lib_dir = os.path.join(bundle, "lib")
 config.amp_cuda_runtime = os.path.join(bundle, "lib", "libamp_cuda_runtime.so")
+config.amp_libomp = os.path.join(bundle, "lib", "libomp.so.5")
 config.amp_sanitize = "OFF"
 import lit.llvm
 lit.llvm.initialize(lit_config, config)

@@ -12,8 +12,9 @@
 #   - the f16 step once more without Tensor Cores (--tensor-cores=false,
 #     row f16+dynamic/simt): what mma.sync buys.
 #   - the same for the transformer-block step (examples/fashion-mnist/
-#     transformer.mlir, TF_STEPS steps of one epoch), without a PyTorch
-#     reference yet.
+#     transformer.mlir, TF_STEPS steps of one epoch) against the same block
+#     in PyTorch eager (torch_mlp.py, the model of
+#     benchmarks/cpu-step/torch_peer.py).
 #
 # Usage: scripts/gpu-check.sh [--dry-run] [--bundle=DIR] [--part=all|train|bench]
 #   --dry-run     no GPU needed: build, run the compile-only GPU tests, compile
@@ -242,7 +243,12 @@ want train && for run in f32 f16+dynamic f16+dynamic/simt bf16; do
 done
 want train && printf '%-28s %14s %14s %12s %10s\n' "transformer step (batch 64)" "ms/step" "PyTorch ms" "ours/torch" "test acc"
 want train && for run in f32 f16+dynamic bf16; do
-  printf '%-28s %14s %14s %12s %10s\n' "$run" "${tms[$run]:-$pending}" "-" "-" "${tacc[$run]:--}"
+  m=${tms[$run]:-$pending}; t=${torch[transformer/$run]:--}
+  ratio=-
+  if [[ $m =~ ^[0-9.]+$ && $t =~ ^[0-9.]+$ ]]; then
+    ratio=$(awk -v a="$m" -v b="$t" 'BEGIN { printf "%.2fx", a / b }')
+  fi
+  printf '%-28s %14s %14s %12s %10s\n' "$run" "$m" "$t" "$ratio" "${tacc[$run]:--}"
 done
 want bench && printf '%-28s %s\n' "fused check bandwidth" "$fused${copy:+ ; vs D2D copy: ${copy/|/, }}"
 [ -n "$kernels" ] && printf '%-28s %s\n' "MLP kernels (sm_90)" "$kernels gpu.binary, ptxas ok for sm_80 and sm_90"

@@ -2,18 +2,24 @@
 # Installs what amp-mlir needs on Debian 12 (as root), and nothing that is
 # already there: LLVM/MLIR 22, clang-22, CMake/Ninja, zlib, GoogleTest,
 # Debian's Fashion-MNIST IDX files, gnuplot (scripts/plot-runs.sh) and
-# clang-format-22 (scripts/check-format.sh), Google Benchmark and OpenBLAS
-# (benchmarks/), clang's sanitizer and libFuzzer runtimes
+# clang-format-22 (scripts/check-format.sh), LLVM 22's OpenMP runtime (the
+# CPU step's threads, amp-lower-to-llvm threads=), Google Benchmark and
+# OpenBLAS (benchmarks/), clang's sanitizer and libFuzzer runtimes
 # (scripts/sanitize.sh), lld and the zstd headers (the static-LLVM bundle of
-# scripts/gpu-bundle.sh).
+# scripts/gpu-bundle.sh). With --bench (scripts/bench.sh) also Debian's
+# PyTorch, the CPU step's peer in benchmarks/cpu-step (large; the tests do
+# not need it).
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
-  gnuplot-nox clang-format-22 git libbenchmark-dev libopenblas-dev
-  libclang-rt-22-dev lld libzstd-dev
+  gnuplot-nox clang-format-22 git libomp-22-dev libbenchmark-dev
+  libopenblas-dev libclang-rt-22-dev lld libzstd-dev
 )
+if [ "${1:-}" = --bench ]; then
+  packages+=(python3-torch)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -24,6 +24,12 @@ llvm_config.add_tool_substitutions(
     ["mlir-opt", "mlir-runner", "FileCheck", "not", "count"],
     [config.llvm_tools_dir])
 
+# The OpenMP runtime that steps lowered with threads != 1 call (LLVM 22's
+# libomp, found at configure time): `%libomp` for mlir-runner -shared-libs.
+config.substitutions.append(("%libomp", getattr(config, "amp_libomp", "")))
+if os.path.exists(getattr(config, "amp_libomp", "")):
+    config.available_features.add("libomp")
+
 # GPU (docs/gpu.md). `ptxas`: a CUDA toolkit (bin/ptxas, nvvm/libdevice) at
 # $CUDA_HOME or /usr/local/cuda, needed by the compile tests under test/GPU
 # (gpu-module-to-binary). `cuda-device`: a usable NVIDIA GPU (nvidia-smi

@@ -1,4 +1,4 @@
-//===- training.cpp - casts, memory and training speed -------------------===//
+//===- training.cpp - casts and memory of a training step ----------------===//
 //
 // amp-bench-training: the training part of the benchmarks issue (items 3
 // and 4). Prints `ROW|...` lines (benchmarks/README.md); everything else is
@@ -14,23 +14,17 @@
 //      amp-autocast (f16), both cleaned up with canonicalize + cse.
 //   3. amp-run peak RSS (ru_maxrss of the child from wait4), f16+dynamic vs
 //      f32, 100 steps.
-//   4. ms/step of the Fashion-MNIST MLP for f32, f16+dynamic and bf16 (each
-//      step rewritten and JIT-compiled as amp-run does, trained on the real
-//      data with amp-run's init and state carrying), one step of each in
-//      turn, plus one single-threaded OpenBLAS SGEMM step doing the MLP's 8
-//      GEMMs per turn; medians. GFLOP/s from the MLP's FLOPs per step.
+//
+// Step times (ours on 1 and all threads, PyTorch, OpenBLAS) are measured by
+// amp-bench-cpu-step (benchmarks/cpu-step).
 //
 // Usage: amp-bench-training [--root=DIR] [--data-dir=DIR] [--amp-run=PATH]
-//                           [--steps=N]
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
-#include "amp/Runtime/Batches.h"
-#include "amp/Runtime/BoundStep.h"
-#include "amp/Runtime/IdxDataset.h"
 #include "amp/Support/Diagnostics.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -45,8 +39,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <cblas.h>
 
 #include <algorithm>
 #include <chrono>
@@ -71,7 +63,6 @@ struct Config {
   std::string root = AMP_SOURCE_DIR;
   std::string dataDir = "/usr/share/datasets/fashion-mnist";
   std::string ampRun = AMP_RUN_PATH;
-  int64_t steps = 150;
 };
 } // namespace
 
@@ -393,265 +384,7 @@ static void rssFigures(const Config &cfg) {
       "f32", "-", "-");
 }
 
-//===----------------------------------------------------------------------===//
-// 4: step time vs OpenBLAS
-//===----------------------------------------------------------------------===//
-
-constexpr int64_t kB = 128, kIn = 784, kH1 = 256, kH2 = 128, kOut = 10;
-constexpr double kForwardFlops =
-    2.0 * kB * (kIn * kH1 + kH1 * kH2 + kH2 * kOut);
-constexpr double kStepFlops =
-    2 * kForwardFlops + 2.0 * kB * (kH1 * kH2 + kH2 * kOut);
-
-namespace {
-/// The MLP step's 8 GEMMs (row-major, as the MLIR step lays them out).
-struct BlasStep {
-  std::vector<float> x, w1, w2, w3, h1, h2, z1, z2, z3, dz1, dz2, dz3, g1, g2,
-      g3, dh1, dh2;
-  BlasStep() {
-    std::mt19937 rng(1);
-    std::uniform_real_distribution<float> d(-1, 1);
-    auto make = [&](std::vector<float> &v, int64_t n) {
-      v.resize(n);
-      for (float &f : v)
-        f = d(rng);
-    };
-    make(x, kB * kIn);
-    make(w1, kIn * kH1);
-    make(w2, kH1 * kH2);
-    make(w3, kH2 * kOut);
-    make(h1, kB * kH1);
-    make(h2, kB * kH2);
-    make(dz1, kB * kH1);
-    make(dz2, kB * kH2);
-    make(dz3, kB * kOut);
-    z1.resize(kB * kH1);
-    z2.resize(kB * kH2);
-    z3.resize(kB * kOut);
-    g1.resize(kIn * kH1);
-    g2.resize(kH1 * kH2);
-    g3.resize(kH2 * kOut);
-    dh1.resize(kB * kH1);
-    dh2.resize(kB * kH2);
-  }
-  void run() {
-    const CBLAS_ORDER r = CblasRowMajor;
-    const CBLAS_TRANSPOSE n = CblasNoTrans, t = CblasTrans;
-    // Forward: z = h * W.
-    cblas_sgemm(r, n, n, kB, kH1, kIn, 1, x.data(), kIn, w1.data(), kH1, 0,
-                z1.data(), kH1);
-    cblas_sgemm(r, n, n, kB, kH2, kH1, 1, h1.data(), kH1, w2.data(), kH2, 0,
-                z2.data(), kH2);
-    cblas_sgemm(r, n, n, kB, kOut, kH2, 1, h2.data(), kH2, w3.data(), kOut, 0,
-                z3.data(), kOut);
-    // Weight gradients: g = h^T * dz.
-    cblas_sgemm(r, t, n, kIn, kH1, kB, 1, x.data(), kIn, dz1.data(), kH1, 0,
-                g1.data(), kH1);
-    cblas_sgemm(r, t, n, kH1, kH2, kB, 1, h1.data(), kH1, dz2.data(), kH2, 0,
-                g2.data(), kH2);
-    cblas_sgemm(r, t, n, kH2, kOut, kB, 1, h2.data(), kH2, dz3.data(), kOut, 0,
-                g3.data(), kOut);
-    // Activation gradients: dh = dz * W^T.
-    cblas_sgemm(r, n, t, kB, kH2, kOut, 1, dz3.data(), kOut, w3.data(), kOut, 0,
-                dh2.data(), kH2);
-    cblas_sgemm(r, n, t, kB, kH1, kH2, 1, dz2.data(), kH2, w2.data(), kH2, 0,
-                dh1.data(), kH1);
-  }
-};
-} // namespace
-
-namespace {
-/// One precision's training step, bound and driven through the training
-/// driver's public API (BoundStep: amp-run's init and state carrying).
-struct TimedStep {
-  std::string name;
-  std::unique_ptr<runtime::BoundStep> step;
-  std::vector<double> stepMs;
-  double lossSum = 0;
-  int64_t skipped = 0;
-};
-} // namespace
-
-static std::unique_ptr<TimedStep>
-compileStep(ModuleOp module, runtime::Backend &backend, const char *name,
-            Precision precision, LossScaleMode lossScale) {
-  auto s = std::make_unique<TimedStep>();
-  s->name = name;
-  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
-  for (auto fn : llvm::make_early_inc_range(work->getOps<func::FuncOp>()))
-    if (!fn->hasAttr(kTrainStepAttr))
-      fn.erase(); // only the training step is timed
-  MixedPrecisionConfig mp;
-  mp.precision = precision;
-  mp.lossScale = lossScale;
-  if (llvm::Error err = runPipeline(
-          *work,
-          [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
-          "amp-mixed-precision")) {
-    llvm::errs() << llvm::toString(std::move(err)) << "\n";
-    return nullptr;
-  }
-  auto bound = runtime::BoundStep::create(*work, backend, /*batch=*/0);
-  if (!bound) {
-    llvm::errs() << llvm::toString(bound.takeError()) << "\n";
-    return nullptr;
-  }
-  s->step = std::move(*bound);
-  // amp-run's initial state: nn.Linear-style weights, zero biases and
-  // optimizer state, the loss scale at its initial value (2^15).
-  std::mt19937_64 rng(0);
-  s->step->resetState(rng, mp.initScale);
-  return s;
-}
-
-/// One training step on examples `order[first, first + B)`; records its time.
-static bool runStep(TimedStep &s, const runtime::Dataset &ds,
-                    const std::vector<int64_t> &order, int64_t first) {
-  runtime::BoundStep &step = *s.step;
-  const runtime::StepLayout &layout = step.layout();
-  runtime::fillBatch(ds, order, first, layout.batch,
-                     step.arg(layout.input).host(),
-                     &step.arg(layout.label).host());
-  auto t0 = std::chrono::steady_clock::now();
-  if (auto err = step.run()) {
-    llvm::errs() << s.name << ": " << llvm::toString(std::move(err)) << "\n";
-    return false;
-  }
-  s.stepMs.push_back(std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - t0)
-                         .count());
-  s.lossSum += step.result(layout.lossResult).readScalar<float>();
-  if (layout.foundInfResult &&
-      step.result(*layout.foundInfResult).readScalar<uint8_t>())
-    ++s.skipped;
-  step.carry();
-  return true;
-}
-
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static double mean(const std::vector<double> &v) {
-  double s = 0;
-  for (double x : v)
-    s += x;
-  return s / static_cast<double>(v.size());
-}
-
-static void speedFigures(MLIRContext &ctx, const Config &cfg) {
-  std::string file = cfg.root + "/examples/fashion-mnist/mlp.mlir";
-  llvm::SourceMgr sm;
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sm, &ctx);
-  if (!module) {
-    llvm::errs() << file << ": does not parse\n";
-    return;
-  }
-  auto data = runtime::loadFashionMnist(cfg.dataDir, /*train=*/true);
-  if (!data) {
-    llvm::errs() << "cannot load Fashion-MNIST from " << cfg.dataDir << ": "
-                 << llvm::toString(data.takeError()) << "\n";
-    return;
-  }
-  std::vector<int64_t> order(data->numExamples);
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937_64 rng(0);
-  std::shuffle(order.begin(), order.end(), rng);
-
-  struct Spec {
-    const char *name;
-    Precision precision;
-    LossScaleMode lossScale;
-  };
-  const Spec specs[] = {{"f32", Precision::F32, LossScaleMode::None},
-                        {"f16+dynamic", Precision::F16, LossScaleMode::Dynamic},
-                        {"bf16", Precision::BF16, LossScaleMode::None}};
-  std::unique_ptr<runtime::Backend> cpu = runtime::createCpuBackend();
-  std::vector<std::unique_ptr<TimedStep>> steps;
-  for (const Spec &sp : specs) {
-    auto t0 = std::chrono::steady_clock::now();
-    steps.push_back(
-        compileStep(*module, *cpu, sp.name, sp.precision, sp.lossScale));
-    if (!steps.back()) {
-      llvm::errs() << sp.name << ": compiling the step failed\n";
-      return;
-    }
-    llvm::outs() << sp.name << ": compiled in "
-                 << llvm::format("%.2f",
-                                 std::chrono::duration<double>(
-                                     std::chrono::steady_clock::now() - t0)
-                                     .count())
-                 << " s\n";
-  }
-  BlasStep blas;
-  std::vector<double> blasMs;
-  // Round robin, one step of each (order rotated every step) and one BLAS
-  // step per round, so that load from other processes hits all alike; the
-  // first kWarmup rounds are not counted.
-  constexpr int64_t kWarmup = 5;
-  int64_t batch = kB;
-  for (int64_t s = 0; s < cfg.steps + kWarmup; ++s) {
-    for (size_t k = 0; k < steps.size(); ++k) {
-      TimedStep &st = *steps[(s + k) % steps.size()];
-      if (!runStep(st, *data, order, s * batch))
-        return;
-    }
-    auto t0 = std::chrono::steady_clock::now();
-    blas.run();
-    blasMs.push_back(std::chrono::duration<double, std::milli>(
-                         std::chrono::steady_clock::now() - t0)
-                         .count());
-  }
-  auto counted = [&](const std::vector<double> &v) {
-    return std::vector<double>(v.begin() + kWarmup, v.end());
-  };
-  double blasMedian = median(counted(blasMs));
-  double blasGf = kStepFlops / (blasMedian * 1e6);
-  llvm::outs() << "FLOPs per step " << llvm::format("%.1f", kStepFlops / 1e6)
-               << " M (B = " << kB << "); " << cfg.steps
-               << " steps per precision, interleaved, after " << kWarmup
-               << " warm-up steps; figures are medians\n"
-               << "OpenBLAS sgemm, the same 8 GEMMs"
-#ifdef AMP_HAVE_OPENBLAS
-               << " (openblas_get_num_threads() = "
-               << openblas_get_num_threads() << ")"
-#endif
-               << ": " << llvm::format("%.3f", blasMedian) << " ms/step (mean "
-               << llvm::format("%.3f", mean(counted(blasMs))) << ")\n";
-  std::vector<double> med;
-  for (auto &st : steps) {
-    std::vector<double> v = counted(st->stepMs);
-    med.push_back(median(v));
-    llvm::outs() << st->name << ": median " << llvm::format("%.2f", med.back())
-                 << " ms/step, mean " << llvm::format("%.2f", mean(v))
-                 << ", min " << llvm::format("%.2f", *llvm::min_element(v))
-                 << "; mean train loss "
-                 << llvm::format("%.4f", st->lossSum / static_cast<double>(
-                                                           st->stepMs.size()))
-                 << ", skipped " << st->skipped << "\n";
-  }
-  for (size_t i = 0; i < steps.size(); ++i) {
-    double gf = kStepFlops / (med[i] * 1e6);
-    row("MLP step, " + steps[i]->name,
-        fmt("%.2f", med[i]) + " ms/step, " + fmt("%.1f", gf) + " GFLOP/s",
-        "OpenBLAS sgemm 1 thread: " + fmt("%.1f", blasGf) + " GFLOP/s", "-",
-        fmt("%.3f", gf / blasGf) + "x of BLAS");
-  }
-  double ratio = med[1] / med[0];
-  row("f16+dynamic vs f32 step time", fmt("%.2f", ratio) + "x", "f32", "< 1x",
-      ratio < 1 ? "met" : "missed");
-}
-
 int main(int argc, char **argv) {
-  // Single-threaded BLAS reference (the JIT-compiled step is single-threaded
-  // too). OpenBLAS reads OPENBLAS_NUM_THREADS when it is loaded, so set the
-  // count explicitly as well.
-  setenv("OPENBLAS_NUM_THREADS", "1", 1);
-#ifdef AMP_HAVE_OPENBLAS
-  openblas_set_num_threads(1);
-#endif
   Config cfg;
   for (int i = 1; i < argc; ++i) {
     llvm::StringRef a(argv[i]);
@@ -661,12 +394,9 @@ int main(int argc, char **argv) {
       cfg.dataDir = a.str();
     else if (a.consume_front("--amp-run="))
       cfg.ampRun = a.str();
-    else if (a.consume_front("--steps="))
-      cfg.steps = std::max(1, std::atoi(a.str().c_str()));
     else {
       llvm::errs() << "usage: " << argv[0]
-                   << " [--root=DIR] [--data-dir=DIR] [--amp-run=PATH] "
-                      "[--steps=N]\n";
+                   << " [--root=DIR] [--data-dir=DIR] [--amp-run=PATH]\n";
       return 2;
     }
   }
@@ -679,7 +409,6 @@ int main(int argc, char **argv) {
   MLIRContext ctx(registry);
   ctx.disableMultithreading();
   irFigures(ctx, cfg);
-  speedFigures(ctx, cfg);
   llvm::outs() << "amp-bench-training: "
                << llvm::format("%.1f",
                                std::chrono::duration<double>(

@@ -72,11 +72,12 @@ namespace mlir::amp {
 /// Adds to `registry` the `amp` dialect, the upstream dialects a training
 /// step is written in (func, linalg, tensor, arith, math, scf) and the
 /// interface implementations that the CPU lowering needs (bufferization,
-/// buffer deallocation, ConvertToLLVM) and amp-differentiate needs (the
-/// adjoint rules of amp/Autodiff/Implementations.h) plus the builtin/LLVM
-/// to LLVM IR translations (for a JIT or `translateModuleToLLVMIR`). Call
-/// it on the registry of the MLIRContext that parses the step; registering
-/// something twice is harmless.
+/// buffer deallocation, ConvertToLLVM, OpenMP for the parallel loops) and
+/// amp-differentiate needs (the adjoint rules of
+/// amp/Autodiff/Implementations.h) plus the builtin/LLVM/OpenMP to LLVM IR
+/// translations (for a JIT or `translateModuleToLLVMIR`). Call it on the
+/// registry of the MLIRContext that parses the step; registering something
+/// twice is harmless.
 void registerAmpDialects(DialectRegistry &registry);
 
 /// Adds `amp-autocast` with `config.precision`, `autocastAllow`,
@@ -96,8 +97,11 @@ void addMixedPrecisionPipeline(OpPassManager &pm,
 
 /// Adds `amp-lower-to-llvm`: lowers a (mixed-precision or fp32) step to the
 /// LLVM dialect for the CPU and fails, located, on any op left that is not
-/// LLVM. Functions to be called from C need the `llvm.emit_c_interface`
-/// attribute before it runs.
+/// LLVM (or OpenMP). Its parallel loops run on every core through OpenMP, so
+/// the code calls libomp (LLVM 22's, Debian's libomp-22-dev); for plain
+/// loops, use `buildLowerToLLVMPipeline(pm, {/*threads=*/1})` of
+/// amp/Pipelines/Pipelines.h. Functions to be called from C need the
+/// `llvm.emit_c_interface` attribute before it runs.
 void addLowerToLLVMPipeline(OpPassManager &pm);
 
 /// How `runPasses` contains a crash inside a pass.

@@ -20,7 +20,7 @@ func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 
-// A stray option of amp-lower-to-llvm (which has none) is reported, not a
-// silent exit 1.
+// A stray option of amp-lower-to-llvm (it has only threads) is reported,
+// not a silent exit 1.
 // RUN: not amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-lower-to-llvm="bogus=1" 2>&1 | FileCheck %s --check-prefix=OPTION
 // OPTION: no such option bogus

@@ -24,6 +24,28 @@
 // RUN:   --reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// Many small blocks (12 x 32 after rounding to the 6 x 16 micro-tile) and
+// k slices of 3: several blocks per contraction, a block's last rows and
+// masked edge, slices that stop short of k.
+// RUN: amp-opt %s --amp-cpu-tile-contractions="tile-depth=3 block-rows=7 block-cols=17" \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-vector-to-llvm \
+// RUN:   --convert-math-to-llvm --expand-strided-metadata --lower-affine \
+// RUN:   --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm \
+// RUN:   --convert-index-to-llvm --convert-cf-to-llvm --convert-ub-to-llvm \
+// RUN:   --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// The blocks on two OpenMP threads (every contraction parallel, one
+// micro-tile per block), as amp-lower-to-llvm runs them.
+// RUN: %if libomp %{ amp-opt %s --amp-cpu-tile-contractions="tile-depth=4 block-rows=1 block-cols=1 min-parallel-work=1" \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-openmp=num-threads=2 --canonicalize \
+// RUN:   --convert-scf-to-cf --convert-vector-to-llvm \
+// RUN:   --convert-math-to-llvm --expand-strided-metadata --lower-affine \
+// RUN:   --finalize-memref-to-llvm --convert-openmp-to-llvm --convert-func-to-llvm \
+// RUN:   --convert-arith-to-llvm --convert-index-to-llvm --convert-cf-to-llvm \
+// RUN:   --convert-ub-to-llvm --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%libomp | FileCheck %s %}
 // The pass rewrote all six contractions (no 3-loop generic is left before
 // @main, the last function).
 // RUN: amp-opt %s --amp-cpu-tile-contractions | FileCheck %s --check-prefix=TILED

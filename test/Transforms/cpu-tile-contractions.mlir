@@ -4,8 +4,12 @@
 // RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-cols=-2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=33" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
 
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-depth=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADBLOCK
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="block-cols=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADBLOCK
+
 // BAD: error: amp-cpu-tile-contractions: tile-rows must be in [1, 32] and tile-cols in [1, 256]
 // BAD-NOT: see current operation
+// BADBLOCK: error: amp-cpu-tile-contractions: tile-depth, block-rows and block-cols must be at least 1
 
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
@@ -13,9 +17,11 @@
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // f16 forward X * W with f32 accumulation: A and B are widened once into
-// f32 panels (A as (k, i)), then 6 x 16 register tiles: six C rows loaded,
-// a k loop of broadcast * row fmas, six rows stored. 12 = 2 * 6 rows, no
-// remainder; 40 = 2 * 16 + a masked edge of 8 columns.
+// f32 panels (A as (k, i)), then one block of C (48 x 64 by default: one
+// here), plain loops (12 * 40 * 9 multiply-adds are too few for threads),
+// k in slices of 256 (one here), and in each slice 6 x 16 register tiles:
+// six C rows loaded, a k loop of broadcast * row fmas, six rows stored.
+// 12 = 2 * 6 rows, no remainder; 40 = 2 * 16 + a masked edge of 8 columns.
 // CHECK-LABEL: func.func @forward_f16
 // CHECK-SAME: (%[[A:.*]]: memref<12x9xf16>, %[[B:.*]]: memref<9x40xf16>, %[[C:.*]]: memref<12x40xf32>)
 // CHECK:     %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x12xf32>
@@ -23,22 +29,31 @@
 // CHECK:       arith.extf
 // CHECK:     %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x40xf32>
 // CHECK:     linalg.generic {{.*}} ins(%[[B]] : memref<9x40xf16>) outs(%[[BP]] : memref<9x40xf32>)
-// CHECK:     %[[EDGE:.*]] = arith.constant 8 : index
-// CHECK:     scf.for %[[I:.*]] =
-// CHECK:       scf.for %[[J:.*]] =
-// CHECK-COUNT-6: vector.load %[[C]]
-// CHECK:         scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK:           %[[ROW:.*]] = vector.load %[[BP]][%[[K]], %[[J]]] : memref<9x40xf32>, vector<16xf32>
-// CHECK:           %[[X:.*]] = memref.load %[[AP]][%[[K]], %[[I]]]
-// CHECK:           %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
-// CHECK:           vector.fma %[[XS]], %[[ROW]]
-// CHECK-COUNT-6: vector.store {{.*}}, %[[C]]
-// The right edge: 40 mod 16 = 8 columns under a mask.
-// CHECK:       vector.create_mask %[[EDGE]] : vector<16xi1>
-// CHECK-COUNT-6: vector.maskedload %[[C]]
-// CHECK:         scf.for
-// CHECK:           vector.maskedload %[[BP]]
-// CHECK-COUNT-6: vector.maskedstore %[[C]]
+// CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG: %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NOT: scf.parallel
+// CHECK:     scf.for %[[IB:.*]] =
+// CHECK:       scf.for %[[JB:.*]] =
+// CHECK:         %[[J0:.*]] = arith.muli %[[JB]], %[[C64]] : index
+// CHECK:         %[[EDGE:.*]] = arith.remui {{.*}}, %[[C16]] : index
+// CHECK:         scf.for %[[KC:.*]] = %{{.*}} to %{{.*}} step %[[C256:.*]] {
+// CHECK:           %[[KEND:.*]] = arith.minui
+// CHECK:           scf.for %[[I:.*]] =
+// CHECK:             scf.for %[[J:.*]] = %[[J0]] to
+// CHECK-COUNT-6:       vector.load %[[C]]
+// CHECK:               scf.for %[[K:.*]] = %[[KC]] to %[[KEND]] {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:                 %[[ROW:.*]] = vector.load %[[BP]][%[[K]], %[[J]]] : memref<9x40xf32>, vector<16xf32>
+// CHECK:                 %[[X:.*]] = memref.load %[[AP]][%[[K]], %[[I]]]
+// CHECK:                 %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
+// CHECK:                 vector.fma %[[XS]], %[[ROW]]
+// CHECK-COUNT-6:       vector.store {{.*}}, %[[C]]
+// The right edge of the block: 40 mod 16 = 8 columns under a mask.
+// CHECK:             scf.if
+// CHECK:               vector.create_mask %[[EDGE]] : vector<16xi1>
+// CHECK-COUNT-6:       vector.maskedload %[[C]]
+// CHECK:               scf.for
+// CHECK:                 vector.maskedload %[[BP]]
+// CHECK-COUNT-6:       vector.maskedstore %[[C]]
 // No loop for leftover rows (12 mod 6 = 0); the panels are freed.
 // CHECK-NOT: scf.for
 // CHECK:     memref.dealloc %[[AP]]
@@ -67,27 +82,79 @@ func.func @forward_f16(%a: memref<12x9xf16>, %b: memref<9x40xf16>, %cm: memref<1
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // f32 input gradient dY * W^T, dynamic sizes: A is read in place, B is
-// packed to (k, j); the last M mod 6 rows are one-row tiles and the masked
-// edge is taken only when N mod 16 != 0.
+// packed to (k, j); the blocks are an scf.parallel (sizes unknown, so
+// threads), over ceil(M / 48) x ceil(N / 64) blocks; in a block, the last
+// rows (M mod 6 in the last row block) are one-row tiles and the masked edge
+// is taken only when the block's width is not a multiple of 16.
 // CHECK-LABEL: func.func @input_grad_f32_dynamic
 // CHECK-SAME: (%[[A:.*]]: memref<?x?xf32>, %[[B:.*]]: memref<?x?xf32>, %[[C:.*]]: memref<?x?xf32>)
 // CHECK-NOT: memref.alloc{{.*}}memref<?x?xf32>{{.*}}%[[A]]
+// CHECK:     %[[M:.*]] = memref.dim %[[C]], %{{.*}}
+// CHECK:     %[[N:.*]] = memref.dim %[[C]], %{{.*}}
 // CHECK:     %[[BP:.*]] = memref.alloc({{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
 // CHECK:     linalg.generic {{.*}} ins(%[[B]] : memref<?x?xf32>) outs(%[[BP]] : memref<?x?xf32>)
-// CHECK:     scf.for
+// CHECK:     %[[RB:.*]] = arith.ceildivui %[[M]], %{{.*}}
+// CHECK:     %[[CB:.*]] = arith.ceildivui %[[N]], %{{.*}}
+// CHECK:     scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%[[RB]], %[[CB]])
 // CHECK:       scf.for
-// CHECK:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
-// CHECK:           memref.load %[[A]]
-// CHECK:       scf.if
-// CHECK:         vector.create_mask
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:               memref.load %[[A]]
+// CHECK:           scf.if
+// CHECK:             vector.create_mask
 // The one-row tiles.
-// CHECK:     scf.for
-// CHECK:       scf.for
-// CHECK:         scf.for {{.*}} -> (vector<16xf32>) {
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>) {
 // CHECK:     memref.dealloc %[[BP]]
 func.func @input_grad_f32_dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %cm: memref<?x?xf32>) {
   linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}
     ins(%a, %b : memref<?x?xf32>, memref<?x?xf32>) outs(%cm : memref<?x?xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %2, %o : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// The MLP's first layer, f32, static: 128 x 256 x 784 multiply-adds are
+// enough for threads, so the 3 x 4 blocks of 48 x 64 (128 = 48 + 48 + 32
+// rows) are an scf.parallel; A and B are read in place (no packing); k runs
+// in slices of 256 (784 = 3 * 256 + 16); 128 mod 6 = 2 rows left over.
+// CHECK-LABEL: func.func @forward_f32_threads
+// CHECK-SAME: (%[[A:.*]]: memref<128x784xf32>, %[[B:.*]]: memref<784x256xf32>, %[[C:.*]]: memref<128x256xf32>)
+// CHECK-NOT: memref.alloc
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C784:.*]] = arith.constant 784 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK:     scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%[[C3]], %[[C4]])
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[C784]] step %[[C256]]
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             vector.load %[[C]]
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:               vector.load %[[B]]
+// CHECK:               memref.load %[[A]]
+// No masked edge: 256 = 16 * 16.
+// CHECK-NOT:   vector.create_mask
+// The two rows left over, one at a time.
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>) {
+// CHECK-NOT: memref.dealloc
+// CHECK:     return
+func.func @forward_f32_threads(%a: memref<128x784xf32>, %b: memref<784x256xf32>, %cm: memref<128x256xf32>) {
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<128x784xf32>, memref<784x256xf32>) outs(%cm : memref<128x256xf32>) {
   ^bb0(%x: f32, %y: f32, %o: f32):
     %2 = arith.mulf %x, %y : f32
     %3 = arith.addf %2, %o : f32

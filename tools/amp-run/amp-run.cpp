@@ -366,10 +366,27 @@ static int checkGradients(ModuleOp module, runtime::Backend &backend,
   return passed ? 0 : 1;
 }
 
+/// `--threads`. libLLVM registers a hidden global option of that name
+/// (unused by the JIT), so amp-run drops it and registers its own here,
+/// after static initialization.
+static cl::opt<unsigned> &threadsOption() {
+  if (cl::Option *llvmOption = cl::getRegisteredOptions().lookup("threads"))
+    llvmOption->removeArgument();
+  static cl::opt<unsigned> option(
+      "threads",
+      cl::desc("--device=cpu: threads of the step's parallel loops "
+               "(amp-lower-to-llvm threads=): 0 = every core (OpenMP's "
+               "default, OMP_NUM_THREADS if set), 1 = no OpenMP; the results "
+               "do not depend on it (default: 0)"),
+      cl::init(0), cl::cat(ampRunCategory));
+  return option;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   // A temporary CSV is removed also when amp-run's output pipe closes.
   amp::removeTemporaryOutputsOnSigpipe();
+  cl::opt<unsigned> &cpuThreads = threadsOption();
   cl::HideUnrelatedOptions(ampRunCategory);
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "amp-mlir " << AMP_VERSION << " (amp-run), built with LLVM/MLIR "
@@ -453,6 +470,8 @@ int main(int argc, char **argv) {
     return fail("--device=" + device + ": must be cpu or cuda");
   if (device == "cpu" && tensorCores.getNumOccurrences())
     return fail("--tensor-cores is for --device=cuda");
+  if (device == "cuda" && cpuThreads.getNumOccurrences())
+    return fail("--threads is for --device=cpu");
 
   // 2. The device.
   std::unique_ptr<runtime::Backend> backend;
@@ -464,7 +483,7 @@ int main(int argc, char **argv) {
       return fail("--device=cuda: " + llvm::toString(gpu.takeError()));
     backend = std::move(*gpu);
   } else {
-    backend = runtime::createCpuBackend();
+    backend = runtime::createCpuBackend(amp::LowerToLLVMConfig{cpuThreads});
   }
 
   // 3. The step, and every run planned on it.

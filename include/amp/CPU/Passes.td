@@ -41,11 +41,22 @@ def CPUTileContractions
     outer-product micro-kernel of BLIS (Van Zee and van de Geijn, "BLIS: A
     Framework for Rapidly Instantiating BLAS Functionality", TOMS 2015):
 
-    - C is cut into `tile-rows` x `tile-cols` blocks (MR x NR, default
-      6 x 16: twelve 8-wide f32 accumulators, what AVX2 holds in its 16
-      registers). A block is loaded into vector registers once, the k loop
-      adds broadcast(A[i + r, k]) * B[k, j0 : j0 + NR] to row r with
-      `vector.fma`, and the block is stored once.
+    - C is cut into `tile-rows` x `tile-cols` micro-tiles (MR x NR,
+      default 6 x 16: twelve 8-wide f32 accumulators, what AVX2 holds in
+      its 16 registers). A micro-tile is loaded into vector registers, the
+      k loop adds broadcast(A[i + r, k]) * B[k, j0 : j0 + NR] to row r with
+      `vector.fma`, and the micro-tile is stored.
+    - Cache blocking: the micro-tiles are grouped into blocks of
+      `block-rows` x `block-cols` elements of C (MC x NC, rounded up to
+      multiples of MR x NR), and within a block k runs in slices of
+      `tile-depth` (KC): for each slice, every row panel of MR rows sweeps
+      the block's columns, so the slice of B (KC x NC) stays in L2 and the
+      slice of A (MR x KC) in L1 (the loop order of BLIS).
+    - Threads: the blocks are independent (each C element is in one
+      block), so they are an `scf.parallel` over (row block, column
+      block), which `amp-lower-to-llvm` runs on its threads; contractions
+      of fewer than `min-parallel-work` multiply-adds (static sizes) keep
+      plain loops, as a fork would cost more.
     - 16-bit operands are widened to f32 in registers (`arith.extf` of the
       loaded vector); accumulation is f32, as autocast prescribes.
     - The last N mod NR columns are one masked tile per row panel
@@ -54,19 +65,31 @@ def CPUTileContractions
     - B read as B[j, k] is first copied into a (k, j) buffer
       (`linalg.transpose`, freed after the kernel), as a BLAS packs it.
 
-    Numerics: each C element still accumulates over k in increasing order,
-    but every multiply-add is fused (one rounding, as in BLAS and cuBLAS)
+    Numerics: each C element still accumulates over k in increasing order
+    (slice after slice, stored and reloaded in between, which changes no
+    bit) in one thread, whatever the number of threads; but every
+    multiply-add is fused (one rounding, as in BLAS and cuBLAS)
     where the generic rounds the product and the sum separately.
     Everything else (C of another type, a body with more ops, rank != 2,
     batched contractions, a C or B row that is not unit-stride, C viewing
     the same buffer as A or B) is left to `convert-linalg-to-loops`.
-    Errors: `tile-rows` outside [1, 32] or `tile-cols` outside [1, 256].
+    Errors: `tile-rows` outside [1, 32], `tile-cols` outside [1, 256],
+    `tile-depth`, `block-rows` or `block-cols` below 1.
   }];
   let options = [
     Option<"tileRows", "tile-rows", "int64_t", "6",
            "MR: rows of C per micro-tile (1 to 32)">,
     Option<"tileCols", "tile-cols", "int64_t", "16",
            "NR: columns of C per micro-tile, the vector width (1 to 256)">,
+    Option<"tileDepth", "tile-depth", "int64_t", "256",
+           "KC: k iterations per slice of a block">,
+    Option<"blockRows", "block-rows", "int64_t", "48",
+           "MC: rows of C per block (rounded up to a multiple of MR)">,
+    Option<"blockCols", "block-cols", "int64_t", "64",
+           "NC: columns of C per block (rounded up to a multiple of NR)">,
+    Option<"minParallelWork", "min-parallel-work", "int64_t", "262144",
+           "Contractions with fewer multiply-adds (M * N * K, static "
+           "sizes) run their blocks in one thread">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
@@ -75,11 +98,58 @@ def CPUTileContractions
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUParallelize : Pass<"amp-cpu-parallelize", "func::FuncOp"> {
+  let summary = "Cut the linalg ops of a bufferized step into scf.parallel "
+                "chunks of output elements (CPU threads)";
+  let description = [{
+    CPU lowering, after bufferization and `amp-cpu-tile-contractions`:
+    every linalg op on memrefs (elementwise and reduction generics, fills,
+    the packing copies of the micro-kernels, the fused unscale-and-check)
+    that is not already inside an `scf.parallel` and does at least
+    `min-work` loop iterations is cut along its outermost parallel loop
+    with more than one iteration into chunks of about `chunk-work`
+    iterations each: an `scf.parallel` over the chunks, each running the
+    op on its slice (upstream `linalg` tiling, so `linalg.index` stays
+    right). `amp-lower-to-llvm` then runs the `scf.parallel` loops on
+    threads (`convert-scf-to-openmp`) or, with `threads=1`, as plain loops.
+
+    Guarantee: a step's results do not depend on the number of threads.
+    Only parallel loops are cut, so every output element is computed by
+    one thread, from the same operands, with its reduction loops run in
+    the same order as without the pass; the chunks are fixed here (from
+    the static sizes), not by the thread count. Floating-point reductions
+    are never split. The one exception is exact: an output that only
+    accumulates an integer `arith.ori` over loops that index nothing else
+    (the found-inf flag of the fused unscale-and-check) is first
+    or-reduced per index of the outermost loop into a temporary buffer,
+    which makes that loop parallel, and the buffer is or-reduced into the
+    output afterwards; `or` is exact, associative and commutative, so the
+    flag is the same bit in any order.
+
+    Left alone: ops with fewer than `min-work` iterations (a fork/join
+    costs more than they do), ops with no parallel loop of more than one
+    iteration, ops on tensors. Dynamic sizes count as 128 iterations when
+    estimating the work. Errors: `chunk-work` or `min-work` below 1.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", "32768",
+           "Ops with fewer loop iterations than this stay sequential">,
+    Option<"chunkWork", "chunk-work", "int64_t", "16384",
+           "Loop iterations per chunk (per scf.parallel iteration)">,
+  ];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CheckLLVMLowering : Pass<"amp-check-llvm-lowering", "ModuleOp"> {
   let summary = "Fail on any op that the LLVM lowering left behind";
   let description = [{
     Last pass of `amp-lower-to-llvm`: every op must now be in the LLVM
-    dialect (or be the module). For each kind of op that is not, one error
+    dialect, or be an OpenMP op (the parallel loops, which LLVM IR
+    translation lowers to libomp calls), or be the module. For each kind of op that is not, one error
     located on its first occurrence names it, and the pass fails; without it
     the pipeline would succeed and only LLVM IR translation would fail, far
     from the cause.

@@ -51,15 +51,40 @@ void addLossScaling(OpPassManager &pm, const MixedPrecisionConfig &config);
 void buildMixedPrecisionPipeline(OpPassManager &pm,
                                  const MixedPrecisionConfig &config);
 
+/// What `amp-lower-to-llvm` can be asked for.
+struct LowerToLLVMConfig {
+  /// Threads that run the step's parallel loops (contraction tiles,
+  /// elementwise and reduction chunks, the fused check;
+  /// amp-cpu-parallelize): 0 = OpenMP's default (every core, or
+  /// OMP_NUM_THREADS), N > 1 = exactly N (OpenMP num_threads), 1 = plain
+  /// loops without OpenMP. Unless 1, the code calls libomp (`__kmpc_*`),
+  /// which the JIT loads (JitModule). Results do not depend on it.
+  unsigned threads = 0;
+};
+
+/// The textual options of the registered `amp-lower-to-llvm` pipeline.
+struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads of the step's parallel loops: 0 = every core "
+                     "(OpenMP's default, OMP_NUM_THREADS), 1 = no OpenMP, N "
+                     "= N threads; results do not depend on it"),
+      llvm::cl::init(0)};
+  LowerToLLVMConfig toConfig() const { return {threads}; }
+};
+
 /// Lowers a (mixed-precision or fp32) step to the LLVM dialect for the CPU:
 /// amp ops to linalg, contraction loops ordered for SIMD, one-shot
 /// bufferization with identity layouts at function boundaries, results as
 /// caller-allocated out-params (every public function then returns nothing
 /// and takes one memref per argument and per former result), ownership-based
 /// deallocation, non-contiguous copies as loops (no runtime library
-/// needed), loops, bf16 expansion, LLVM. Functions that should be
-/// callable from C need `llvm.emit_c_interface` before this runs.
-void buildLowerToLLVMPipeline(OpPassManager &pm);
+/// needed), register-tiled contractions, parallel chunks on
+/// `config.threads` threads (OpenMP), loops, bf16 expansion, LLVM.
+/// Functions that should be callable from C need `llvm.emit_c_interface`
+/// before this runs.
+void buildLowerToLLVMPipeline(OpPassManager &pm,
+                              const LowerToLLVMConfig &config = {});
 
 /// Stage of amp-lower-to-llvm and amp-lower-to-nvvm, after one-shot
 /// bufferization and before buffer-results-to-out-params: a memref returned

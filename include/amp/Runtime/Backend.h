@@ -66,9 +66,11 @@ public:
   virtual llvm::Error checkCall() { return llvm::Error::success(); }
 };
 
-/// The CPU: `amp-lower-to-llvm` (Pipelines.h), ExecutionEngine at -O3 for
-/// the host CPU, host memory.
-std::unique_ptr<Backend> createCpuBackend();
+/// The CPU: `amp-lower-to-llvm` with `lowering` (Pipelines.h; its threads
+/// default to every core), ExecutionEngine at -O3 for the host CPU, host
+/// memory.
+std::unique_ptr<Backend>
+createCpuBackend(const LowerToLLVMConfig &lowering = {});
 
 } // namespace mlir::amp::runtime
 

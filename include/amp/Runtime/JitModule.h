@@ -13,6 +13,7 @@
 #ifndef AMP_RUNTIME_JITMODULE_H
 #define AMP_RUNTIME_JITMODULE_H
 
+#include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/HostTensor.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -57,11 +58,20 @@ public:
   load(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints,
        const Options &options);
 
-  /// prepareEntryPoints, amp's CPU pipeline (errors carry its diagnostics,
-  /// amp/Support/Diagnostics.h), load with the default options. `module`
-  /// is lowered in place.
+  /// prepareEntryPoints, amp's CPU pipeline with `lowering` (errors carry
+  /// its diagnostics, amp/Support/Diagnostics.h), load with the default
+  /// options plus libomp unless `lowering.threads` is 1
+  /// (findOpenMPRuntime). `module` is lowered in place.
   static llvm::Expected<std::unique_ptr<JitModule>>
-  compile(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints);
+  compile(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints,
+          const LowerToLLVMConfig &lowering = {});
+
+  /// The OpenMP runtime that code lowered with threads != 1 calls: the file
+  /// $AMP_LIBOMP names, else ../lib/libomp.so.5 beside the executable (a
+  /// relocated tree such as a scripts/gpu-bundle.sh bundle), else the
+  /// libomp found when the project was configured (Debian's libomp-22-dev).
+  /// Errors: none of them exists (the message says what to install).
+  static llvm::Expected<std::string> findOpenMPRuntime();
 
   /// Calls `name` with one descriptor per function argument followed by one
   /// per function result (results are written into them). Shapes and

@@ -57,6 +57,15 @@ struct Kernel {
 };
 } // namespace
 
+namespace {
+/// The pass options: micro-tile MR x NR, depth slice KC, block MC x NC
+/// (multiples of the micro-tile), and the work below which the blocks run
+/// in one thread.
+struct KernelShape {
+  int64_t rows, cols, depth, blockRows, blockCols, minParallelWork;
+};
+} // namespace
+
 /// Size of dimension `d` of `buffer` as an index value.
 static Value dimSize(OpBuilder &b, Location loc, Value buffer, int64_t d) {
   auto type = cast<MemRefType>(buffer.getType());
@@ -105,7 +114,7 @@ static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
 /// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
 /// columns it enables are read and written: the right edge of C.
 static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
-                     int64_t rows, Value mask) {
+                     int64_t rows, Value mask, Value kBegin, Value kEnd) {
   Location loc = kernel.loc;
   auto bType = VectorType::get(
       {kernel.cols}, cast<MemRefType>(kernel.b.getType()).getElementType());
@@ -135,7 +144,7 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
         load(kernel.accType, kernel.c, ValueRange{rowIndex.back(), j0}));
   }
   auto loop = scf::ForOp::create(
-      b, loc, kernel.index(0), kernel.k, kernel.index(1), accs,
+      b, loc, kBegin, kEnd, kernel.index(1), accs,
       [&](OpBuilder &, Location l, Value k, ValueRange iterAccs) {
         // (The body builder is `b` itself, placed in the loop body.)
         // Operands are f32 here: 16-bit ones were packed (widened) first.
@@ -163,47 +172,82 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
   }
 }
 
-/// All micro-tiles of the `rows` rows starting at `i0`: full NR-wide tiles,
-/// then one masked tile for the last N mod NR columns, if any.
+/// All micro-tiles of the `rows` rows starting at `i0` and the columns
+/// [j0, jEnd), for k in [kBegin, kEnd): full NR-wide tiles up to
+/// `fullColsEnd`, then one masked tile for the `edgeCols` columns after it,
+/// if any (`hasEdge` false: statically none).
 static void emitRowPanel(Kernel &kernel, OpBuilder &b, Value i0, int64_t rows,
-                         Value fullCols, Value edgeCols,
-                         std::optional<int64_t> staticEdge) {
+                         Value j0, Value fullColsEnd, Value edgeCols,
+                         bool hasEdge, Value kBegin, Value kEnd) {
   Location loc = kernel.loc;
-  scf::ForOp::create(b, loc, kernel.index(0), fullCols,
-                     kernel.index(kernel.cols), ValueRange{},
-                     [&](OpBuilder &, Location, Value j0, ValueRange) {
-                       emitTile(kernel, b, i0, j0, rows, Value());
+  scf::ForOp::create(b, loc, j0, fullColsEnd, kernel.index(kernel.cols),
+                     ValueRange{},
+                     [&](OpBuilder &, Location, Value j, ValueRange) {
+                       emitTile(kernel, b, i0, j, rows, Value(), kBegin, kEnd);
                        scf::YieldOp::create(b, loc);
                      });
-  if (staticEdge && *staticEdge == 0)
+  if (!hasEdge)
     return;
-  auto maskType = VectorType::get({kernel.cols}, b.getI1Type());
-  auto emitEdge = [&]() {
-    Value mask =
-        vector::CreateMaskOp::create(b, loc, maskType, ValueRange{edgeCols});
-    emitTile(kernel, b, i0, fullCols, rows, mask);
-  };
-  if (staticEdge) {
-    emitEdge();
-    return;
-  }
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, edgeCols,
                                     kernel.index(0));
   auto ifOp = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(ifOp.thenBlock());
-  emitEdge();
+  auto maskType = VectorType::get({kernel.cols}, b.getI1Type());
+  Value mask =
+      vector::CreateMaskOp::create(b, loc, maskType, ValueRange{edgeCols});
+  emitTile(kernel, b, i0, fullColsEnd, rows, mask, kBegin, kEnd);
+}
+
+/// The block of C with rows [i0, iEnd) and columns [j0, jEnd): for each
+/// depth slice [kc, kc + KC) of k, in increasing order, the row panels of
+/// MR rows, then the rows left one at a time (`hasRowRest`), each over all
+/// column tiles of the block.
+static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
+                      Value i0, Value iEnd, Value j0, Value jEnd,
+                      bool hasRowRest, bool hasEdge) {
+  Location loc = kernel.loc;
+  auto sub = [&](Value x, Value y) {
+    return b.createOrFold<arith::SubIOp>(loc, x, y);
+  };
+  auto rem = [&](Value x, int64_t y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, kernel.index(y));
+  };
+  Value rowRest = rem(sub(iEnd, i0), shape.rows);
+  Value fullRowsEnd = sub(iEnd, rowRest);
+  Value edgeCols = rem(sub(jEnd, j0), shape.cols);
+  Value fullColsEnd = sub(jEnd, edgeCols);
+  scf::ForOp::create(
+      b, loc, kernel.index(0), kernel.k, kernel.index(shape.depth),
+      ValueRange{}, [&](OpBuilder &, Location, Value kc, ValueRange) {
+        Value kEnd = b.createOrFold<arith::MinUIOp>(
+            loc,
+            b.createOrFold<arith::AddIOp>(loc, kc, kernel.index(shape.depth)),
+            kernel.k);
+        auto panels = [&](Value from, Value to, int64_t rows) {
+          scf::ForOp::create(b, loc, from, to, kernel.index(rows), ValueRange{},
+                             [&](OpBuilder &, Location, Value i, ValueRange) {
+                               emitRowPanel(kernel, b, i, rows, j0, fullColsEnd,
+                                            edgeCols, hasEdge, kc, kEnd);
+                               scf::YieldOp::create(b, loc);
+                             });
+        };
+        panels(i0, fullRowsEnd, shape.rows);
+        if (hasRowRest)
+          panels(fullRowsEnd, iEnd, 1);
+        scf::YieldOp::create(b, loc);
+      });
 }
 
 /// Replaces `match.op` by its micro-kernels (see the pass description).
-static void rewrite(BufferContraction match, int64_t rows, int64_t cols) {
+static void rewrite(BufferContraction match, const KernelShape &shape) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
   Kernel kernel(match, b, loc);
-  kernel.rows = rows;
-  kernel.cols = cols;
-  kernel.accType = VectorType::get({cols}, cType.getElementType());
+  kernel.rows = shape.rows;
+  kernel.cols = shape.cols;
+  kernel.accType = VectorType::get({shape.cols}, cType.getElementType());
   kernel.m = dimSize(b, loc, match.c, 0);
   kernel.n = dimSize(b, loc, match.c, 1);
   kernel.k = dimSize(b, loc, match.a, match.transposeA ? 0 : 1);
@@ -229,36 +273,61 @@ static void rewrite(BufferContraction match, int64_t rows, int64_t cols) {
     packs.push_back(kernel.b);
   }
 
-  // Row panels of `rows` rows, then the last M mod MR rows one at a time;
-  // in each, NR-wide tiles and a masked right edge.
   auto staticSize = [](Value v) -> std::optional<int64_t> {
     if (auto c = v.getDefiningOp<arith::ConstantIndexOp>())
       return c.value();
     return std::nullopt;
   };
-  // (Folded to constants for static sizes.)
-  auto remainder = [&](Value size, int64_t multiple) -> Value {
-    return b.createOrFold<arith::RemUIOp>(loc, size, kernel.index(multiple));
+  std::optional<int64_t> staticM = staticSize(kernel.m),
+                         staticN = staticSize(kernel.n),
+                         staticK = staticSize(kernel.k);
+  // Blocks are multiples of the micro-tile, so only the last block of a
+  // row (column) has rows (columns) left over.
+  bool hasRowRest = shape.rows > 1 && !(staticM && *staticM % shape.rows == 0);
+  bool hasEdge = !(staticN && *staticN % shape.cols == 0);
+  int64_t blockRows = shape.blockRows, blockCols = shape.blockCols;
+  auto ceilDiv = [&](Value x, int64_t y) {
+    return b.createOrFold<arith::CeilDivUIOp>(loc, x, kernel.index(y));
   };
-  Value edgeCols = remainder(kernel.n, cols);
-  Value fullRows =
-      b.createOrFold<arith::SubIOp>(loc, kernel.m, remainder(kernel.m, rows));
-  Value fullCols = b.createOrFold<arith::SubIOp>(loc, kernel.n, edgeCols);
-  std::optional<int64_t> staticEdgeCols, staticN = staticSize(kernel.n);
-  if (staticN)
-    staticEdgeCols = *staticN % cols;
-  auto panels = [&](Value from, Value to, int64_t panelRows) {
-    scf::ForOp::create(b, loc, from, to, kernel.index(panelRows), ValueRange{},
-                       [&](OpBuilder &, Location, Value i0, ValueRange) {
-                         emitRowPanel(kernel, b, i0, panelRows, fullCols,
-                                      edgeCols, staticEdgeCols);
-                         scf::YieldOp::create(b, loc);
-                       });
+  Value rowBlocks = ceilDiv(kernel.m, blockRows);
+  Value colBlocks = ceilDiv(kernel.n, blockCols);
+  auto body = [&](Value ib, Value jb) {
+    auto blockStart = [&](Value block, int64_t size, Value total) {
+      Value start =
+          b.createOrFold<arith::MulIOp>(loc, block, kernel.index(size));
+      Value end = b.createOrFold<arith::MinUIOp>(
+          loc, b.createOrFold<arith::AddIOp>(loc, start, kernel.index(size)),
+          total);
+      return std::pair{start, end};
+    };
+    auto [i0, iEnd] = blockStart(ib, blockRows, kernel.m);
+    auto [j0, jEnd] = blockStart(jb, blockCols, kernel.n);
+    emitBlock(kernel, shape, b, i0, iEnd, j0, jEnd, hasRowRest, hasEdge);
   };
-  panels(kernel.index(0), fullRows, rows);
-  std::optional<int64_t> staticM = staticSize(kernel.m);
-  if (rows > 1 && !(staticM && *staticM % rows == 0))
-    panels(fullRows, kernel.m, 1);
+  // Blocks are independent (each C element is in one): an scf.parallel
+  // that amp-lower-to-llvm runs on threads, unless the contraction is too
+  // small to pay for a fork.
+  bool parallel = !(staticM && staticN && staticK &&
+                    *staticM * *staticN * *staticK < shape.minParallelWork);
+  if (parallel) {
+    scf::ParallelOp::create(
+        b, loc, ValueRange{kernel.index(0), kernel.index(0)},
+        ValueRange{rowBlocks, colBlocks},
+        ValueRange{kernel.index(1), kernel.index(1)},
+        [&](OpBuilder &, Location, ValueRange ivs) { body(ivs[0], ivs[1]); });
+  } else {
+    scf::ForOp::create(
+        b, loc, kernel.index(0), rowBlocks, kernel.index(1), ValueRange{},
+        [&](OpBuilder &, Location, Value ib, ValueRange) {
+          scf::ForOp::create(b, loc, kernel.index(0), colBlocks,
+                             kernel.index(1), ValueRange{},
+                             [&](OpBuilder &, Location, Value jb, ValueRange) {
+                               body(ib, jb);
+                               scf::YieldOp::create(b, loc);
+                             });
+          scf::YieldOp::create(b, loc);
+        });
+  }
   for (Value packed : packs)
     memref::DeallocOp::create(b, loc, packed);
   match.op.erase();
@@ -291,6 +360,18 @@ struct CPUTileContractionsPass
                       "lives in vector registers)");
       return signalPassFailure();
     }
+    if (tileDepth < 1 || blockRows < 1 || blockCols < 1) {
+      mlir::emitError(getOperation().getLoc(),
+                      "amp-cpu-tile-contractions: tile-depth, block-rows and "
+                      "block-cols must be at least 1");
+      return signalPassFailure();
+    }
+    KernelShape shape{tileRows,
+                      tileCols,
+                      tileDepth,
+                      static_cast<int64_t>(llvm::alignTo(blockRows, tileRows)),
+                      static_cast<int64_t>(llvm::alignTo(blockCols, tileCols)),
+                      minParallelWork};
     SmallVector<BufferContraction> matches;
     getOperation().walk([&](linalg::GenericOp op) {
       std::optional<BufferContraction> match = matchBufferContraction(op);
@@ -298,7 +379,7 @@ struct CPUTileContractionsPass
         matches.push_back(*match);
     });
     for (const BufferContraction &match : matches)
-      rewrite(match, tileRows, tileCols);
+      rewrite(match, shape);
   }
 };
 } // namespace

@@ -3,6 +3,7 @@
 #include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "llvm/ADT/StringSet.h"
 
 namespace mlir::amp {
@@ -21,7 +22,10 @@ struct CheckLLVMLoweringPass
     getOperation().walk([&](Operation *op) {
       // Ops of unregistered dialects have no Dialect (null): not lowered.
       Dialect *dialect = op->getDialect();
-      if (op == getOperation() || (dialect && isa<LLVM::LLVMDialect>(dialect)))
+      // OpenMP ops (the parallel loops) are translated to LLVM IR as they
+      // are, with LLVM-typed operands.
+      if (op == getOperation() ||
+          (dialect && isa<LLVM::LLVMDialect, omp::OpenMPDialect>(dialect)))
         return;
       ok = false;
       if (reported.insert(op->getName().getStringRef()).second)

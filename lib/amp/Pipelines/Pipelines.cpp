@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -336,7 +337,8 @@ void mlir::amp::buildMixedPrecisionPipeline(
   pm.addPass(createCSEPass());
 }
 
-void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
+void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                         const LowerToLLVMConfig &config) {
   // TOSA input (e.g. from a TOSA frontend) becomes linalg/arith/tensor;
   // no-ops on steps without TOSA ops.
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
@@ -356,9 +358,20 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
 
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
+  pm.addNestedPass<func::FuncOp>(createCPUParallelize());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
+  // The scf.parallel loops of the two passes above: OpenMP threads, or
+  // plain loops for threads=1.
+  if (config.threads == 1)
+    pm.addPass(createParallelForToNestedForsPass());
+  else {
+    pm.addPass(createConvertSCFToOpenMPPass({config.threads}));
+    // Inlines the memref.alloca_scope that wraps each loop body (there are
+    // no allocas in them); scf-to-cf would make it multi-block otherwise.
+    pm.addPass(createStepCanonicalizer());
+  }
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
@@ -401,14 +414,10 @@ void mlir::amp::registerAmpPipelines() {
       [](OpPassManager &pm, const MixedPrecisionOptions &options) {
         buildMixedPrecisionPipeline(pm, options.toConfig());
       });
-  // No options; registered with an (empty) options struct so that a stray
-  // option is reported ("no such option") instead of failing silently, as
-  // upstream's option-less registration does.
-  struct NoOptions : PassPipelineOptions<NoOptions> {};
-  PassPipelineRegistration<NoOptions>(
+  PassPipelineRegistration<LowerToLLVMOptions>(
       "amp-lower-to-llvm",
       "Lower a (mixed-precision) training step to the LLVM dialect for the CPU",
-      [](OpPassManager &pm, const NoOptions &) {
-        buildLowerToLLVMPipeline(pm);
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        buildLowerToLLVMPipeline(pm, options.toConfig());
       });
 }

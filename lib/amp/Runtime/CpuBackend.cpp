@@ -3,6 +3,7 @@
 #include "amp/Runtime/Backend.h"
 
 using namespace mlir;
+using namespace mlir::amp;
 using namespace mlir::amp::runtime;
 
 namespace {
@@ -22,18 +23,23 @@ private:
 
 class CpuBackend final : public Backend {
 public:
+  explicit CpuBackend(const LowerToLLVMConfig &lowering) : lowering(lowering) {}
   StringRef name() const override { return "cpu"; }
   std::string deviceName() const override { return ""; }
   llvm::Expected<std::unique_ptr<JitModule>>
   compile(ModuleOp module, ArrayRef<StringRef> entryPoints) override {
-    return JitModule::compile(module, entryPoints);
+    return JitModule::compile(module, entryPoints, lowering);
   }
   std::unique_ptr<DeviceBuffer> allocate(const TensorSpec &spec) override {
     return std::make_unique<HostBuffer>(spec);
   }
+
+private:
+  LowerToLLVMConfig lowering;
 };
 } // namespace
 
-std::unique_ptr<Backend> mlir::amp::runtime::createCpuBackend() {
-  return std::make_unique<CpuBackend>();
+std::unique_ptr<Backend>
+mlir::amp::runtime::createCpuBackend(const LowerToLLVMConfig &lowering) {
+  return std::make_unique<CpuBackend>(lowering);
 }

@@ -10,7 +10,16 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+
+#ifndef AMP_LIBOMP_PATH
+#define AMP_LIBOMP_PATH ""
+#endif
 
 using namespace mlir;
 using namespace mlir::amp::runtime;
@@ -89,15 +98,52 @@ JitModule::load(ModuleOp module, ArrayRef<StringRef> entryPoints,
   return jit;
 }
 
+llvm::Expected<std::string> JitModule::findOpenMPRuntime() {
+  auto exists = [](const llvm::Twine &path) {
+    return llvm::sys::fs::exists(path) && !llvm::sys::fs::is_directory(path);
+  };
+  if (const char *env = std::getenv("AMP_LIBOMP"); env && *env) {
+    if (exists(env))
+      return std::string(env);
+    return makeError(llvm::Twine("AMP_LIBOMP=") + env + " does not exist");
+  }
+  // A relocated tree (scripts/gpu-bundle.sh): bin/<tool> and lib/.
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (!exe.empty()) {
+    llvm::SmallString<256> path(llvm::sys::path::parent_path(exe));
+    llvm::sys::path::append(path, "..", "lib", "libomp.so.5");
+    if (exists(path))
+      return std::string(path);
+  }
+  if (exists(AMP_LIBOMP_PATH))
+    return std::string(AMP_LIBOMP_PATH);
+  return makeError(
+      "the step runs its parallel loops on OpenMP threads, which needs "
+      "libomp: install Debian's libomp-22-dev (scripts/install-deps.sh) or "
+      "set AMP_LIBOMP to a libomp.so, or lower with threads=1 (amp-run "
+      "--threads=1)");
+}
+
 llvm::Expected<std::unique_ptr<JitModule>>
-JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints) {
+JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints,
+                   const LowerToLLVMConfig &lowering) {
+  Options options;
+  if (lowering.threads != 1) {
+    llvm::Expected<std::string> libomp = findOpenMPRuntime();
+    if (!libomp)
+      return libomp.takeError();
+    options.sharedLibraries.push_back(*libomp);
+  }
   if (llvm::Error err = prepareEntryPoints(module, entryPoints))
     return std::move(err);
   if (llvm::Error err = amp::runPipeline(
-          module, [](OpPassManager &pm) { amp::buildLowerToLLVMPipeline(pm); },
+          module,
+          [&](OpPassManager &pm) {
+            amp::buildLowerToLLVMPipeline(pm, lowering);
+          },
           "amp-lower-to-llvm"))
     return std::move(err);
-  return load(module, entryPoints, Options());
+  return load(module, entryPoints, options);
 }
 
 llvm::Error JitModule::invokeDescriptors(StringRef name,
