@@ -5,6 +5,7 @@
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/Distributed/Passes.h"
 #include "amp/GPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
@@ -18,6 +19,7 @@ void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<AmpDialect>();
+  registerMPIMemoryEffects(registry);
 }
 
 void mlir::amp::registerAmpPassesAndPipelines() {
@@ -25,6 +27,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpConversionPasses();
   registerAmpCPUPasses();
   registerAmpGPUPasses();
+  registerAmpDistributedPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
 }
