@@ -68,3 +68,15 @@ config.substitutions.append(("%fake_cuda_dir", os.path.join(
 # into Debian's uninstrumented mlir-opt-22.
 if getattr(config, "amp_sanitize", "OFF") in ("ON", "1", "TRUE", "True"):
     config.excludes.append("Plugin")
+
+# Data parallelism (docs/distributed.md). `mpi`: the build links MPI and
+# mpirun exists; %mpirun starts ranks on this machine only (loopback,
+# --oversubscribe for more ranks than cores, --allow-run-as-root as root).
+mpirun = shutil.which("mpirun")
+if getattr(config, "amp_have_mpi", "OFF") in ("ON", "1", "TRUE") and mpirun:
+    config.available_features.add("mpi")
+    mpirun_flags = ["--oversubscribe"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        mpirun_flags.append("--allow-run-as-root")
+    config.substitutions.append(
+        ("%mpirun", " ".join([mpirun] + mpirun_flags)))

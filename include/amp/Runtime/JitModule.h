@@ -63,6 +63,12 @@ public:
   static llvm::Expected<std::unique_ptr<JitModule>>
   compile(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints);
 
+  /// Makes `address` the definition of the C symbol `name` in every module
+  /// loaded from now on: a runtime function the compiled code calls (the
+  /// data-parallel test hook, DataParallel.h). Not thread-safe: provide
+  /// before compiling.
+  static void provideSymbol(llvm::StringRef name, void *address);
+
   /// Calls `name` with one descriptor per function argument followed by one
   /// per function result (results are written into them). Shapes and
   /// element types must match the function type; the caller checks.
