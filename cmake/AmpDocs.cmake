@@ -40,6 +40,7 @@ endfunction()
 # The rooms in data-flow order: <dir>|<section title>.
 set(rooms
   "Transforms|Rewrites of a training step (Transforms/Passes.td)"
+  "Autodiff|Reverse-mode automatic differentiation (Autodiff/Passes.td)"
   "Conversion|Shared by both lowerings (Conversion/Passes.td)"
   "CPU|CPU lowering, amp-lower-to-llvm (CPU/Passes.td)"
   "GPU|GPU lowering, amp-lower-to-nvvm (GPU/Passes.td)"

@@ -60,6 +60,11 @@ if os.path.exists(os.path.join(config.amp_tools_dir,
     config.available_features.add("gpu-bench")
     llvm_config.add_tool_substitutions(["amp-bench-gpu-fused-check"],
                                        [config.amp_tools_dir])
+# The autocast benchmark's command line (built with AMP_BUILD_BENCHMARKS).
+if os.path.exists(os.path.join(config.amp_tools_dir, "amp-bench-autocast")):
+    config.available_features.add("autocast-bench")
+    llvm_config.add_tool_substitutions(["amp-bench-autocast"],
+                                       [config.amp_tools_dir])
 config.substitutions.append(("%amp_cuda_runtime",
                              getattr(config, "amp_cuda_runtime", "")))
 config.substitutions.append(("%fake_cuda_dir", os.path.join(

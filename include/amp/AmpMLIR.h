@@ -31,6 +31,11 @@
 // Pass managers. Every `add*` function expects `pm` to be anchored on
 // `builtin.module` (as `mlir::PassManager pm(&context)` is) and appends to it.
 //
+// Crashes. Some valid inputs crash upstream MLIR passes. `runPasses` runs a
+// pass manager the way amp-opt does: a crash inside a pass becomes a located
+// error naming the pass plus a reproducer file (on by default; see
+// CrashContainmentConfig), instead of ending the process.
+//
 // Errors. Nothing is checked when passes are added: invalid options
 // (`MixedPrecisionConfig::validate`: init-scale <= 0 or not finite in fp32
 // or outside [min-scale, max-scale], growth-interval < 1, growth-factor <= 1,
@@ -54,8 +59,8 @@
 namespace mlir {
 class DialectRegistry;
 class OpPassManager;
-class PassManager;
 class Operation;
+class PassManager;
 } // namespace mlir
 
 namespace mlir::amp {
@@ -67,10 +72,11 @@ namespace mlir::amp {
 /// Adds to `registry` the `amp` dialect, the upstream dialects a training
 /// step is written in (func, linalg, tensor, arith, math, scf) and the
 /// interface implementations that the CPU lowering needs (bufferization,
-/// buffer deallocation, ConvertToLLVM) plus the builtin/LLVM to LLVM IR
-/// translations (for a JIT or `translateModuleToLLVMIR`). Call it on the
-/// registry of the MLIRContext that parses the step; registering something
-/// twice is harmless.
+/// buffer deallocation, ConvertToLLVM) and amp-differentiate needs (the
+/// adjoint rules of amp/Autodiff/Implementations.h) plus the builtin/LLVM
+/// to LLVM IR translations (for a JIT or `translateModuleToLLVMIR`). Call
+/// it on the registry of the MLIRContext that parses the step; registering
+/// something twice is harmless.
 void registerAmpDialects(DialectRegistry &registry);
 
 /// Adds `amp-autocast` with `config.precision`, `autocastAllow`,
@@ -94,13 +100,35 @@ void addMixedPrecisionPipeline(OpPassManager &pm,
 /// attribute before it runs.
 void addLowerToLLVMPipeline(OpPassManager &pm);
 
-/// Runs `pm` on `op` and collects every diagnostic the run emits in the
-/// format that amp-opt and amp-run print, one per line:
-/// "file:line:col: error: message" (notes and warnings alike; locations
-/// without a file as MLIR prints them). Returns what `pm.run` returns; the
-/// diagnostics are not passed on to the context's other handlers.
-llvm::LogicalResult runPassManager(PassManager &pm, Operation *op,
-                                   std::string &diagnostics);
+/// How `runPasses` contains a crash inside a pass.
+struct CrashContainmentConfig {
+  /// false: `runPasses` is `pm.run(module)` (a crash ends the process).
+  bool enabled = true;
+  /// The reproducer file; empty: a new `amp-crash-reproducer-XXXXXX.mlir` in
+  /// $TMPDIR (else /tmp). An existing file is replaced.
+  std::string reproducerPath;
+};
+
+/// Runs `pm` on `module` (the top-level operation, e.g. the ModuleOp), like
+/// `pm.run(module)`, with crash containment unless `config.enabled` is
+/// false: a pass that crashes (SIGSEGV, SIGABRT from an assertion, ...) is
+/// reported as one error through the context's diagnostic handlers, located
+/// at the operation the pass ran on, "pass '<name>' (...) crashed on '<op>'
+/// ...: an internal compiler error ...; reproducer: '<file>' (run it with
+/// `amp-opt --run-reproducer <file>`)", and the result is failure. An
+/// ordinary pass failure is reported by the pass itself, as without this.
+/// The passes run single-threaded (multithreading is restored after), and
+/// `pm` gets an instrumentation: call this once per pass manager. After a
+/// crash, neither `pm` nor `module` may be used again.
+///
+/// With `diagnostics`, every diagnostic of the run (the crash error too) is
+/// appended to it instead of going to the context's handlers, one per line
+/// in the format that amp-opt and amp-run print: "file:line:col: error:
+/// message" (notes and warnings alike; locations without a file as MLIR
+/// prints them).
+llvm::LogicalResult runPasses(PassManager &pm, Operation *module,
+                              const CrashContainmentConfig &config = {},
+                              std::string *diagnostics = nullptr);
 
 } // namespace mlir::amp
 

@@ -2,6 +2,8 @@
 
 #include "amp/InitAll.h"
 
+#include "amp/Autodiff/Implementations.h"
+#include "amp/Autodiff/Passes.h"
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
@@ -20,6 +22,7 @@ void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
   registerAllToLLVMIRTranslations(registry);
   registry.insert<AmpDialect>();
   registerMPIMemoryEffects(registry);
+  autodiff::registerAutodiffExternalModels(registry);
 }
 
 void mlir::amp::registerAmpPassesAndPipelines() {
@@ -28,6 +31,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpCPUPasses();
   registerAmpGPUPasses();
   registerAmpDistributedPasses();
+  registerAmpAutodiffPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
 }

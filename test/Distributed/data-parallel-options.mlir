@@ -30,7 +30,7 @@
 // F16: arith.truncf %{{.*}} : f32 to f16
 // F16: linalg.generic
 // F16: arith.truncf %{{.*}} : f32 to f16
-// F16: arith.addf
+// F16: arith.mulf
 // F16: amp.grad
 // BF16: reduce_precision = "bf16"
 // BF16: arith.truncf %{{.*}} : f32 to bf16

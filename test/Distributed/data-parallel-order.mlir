@@ -13,7 +13,7 @@
 // unknown op, the bucket stays f32.
 // BEFORE-NOT: remark
 // CHECK-LABEL: func.func @train_step
-// CHECK-SAME: tensor<f32> {amp.role = "loss_scale"}
+// CHECK-SAME: tensor<f32> {amp.initial_value = 3.276800e+04 : f32, amp.role = "loss_scale"}
 // CHECK: %[[LOSS:.*]] = shard.all_reduce {{.*}} : tensor<1xf32> -> tensor<1xf32>
 // CHECK: %[[SUM:.*]] = shard.all_reduce {{.*}} : tensor<235146xf32> -> tensor<235146xf32>
 // CHECK-NOT: shard.all_reduce

@@ -2,7 +2,7 @@
 
 // The flat bucket: the loss in one all-reduce, both gradients in another,
 // each rank's share g / N written into its slice of one 9-element bucket;
-// the poison (-0.0, or NaN when the mean loss is not finite) goes into the
+// the poison (a factor 1.0, or NaN when the mean loss is not finite) goes into the
 // smaller gradient; the reduced gradients replace the amp.grad operands.
 // CHECK: module attributes {dlti.map = #dlti.map<"MPI:Implementation" = "OpenMPI">}
 // CHECK: shard.grid @amp_data_parallel(shape = 4)
@@ -23,9 +23,9 @@
 // CHECK: %[[ABS:.*]] = math.absf %[[LMEAN]] : f32
 // CHECK: %[[INF:.*]] = arith.constant 0x7F800000 : f32
 // CHECK: %[[FINITE:.*]] = arith.cmpf one, %[[ABS]], %[[INF]] : f32
-// CHECK: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
-// CHECK: %[[PV:.*]] = arith.select %[[FINITE]], %[[NZ]], %[[NAN]] : f32
+// CHECK: %[[PV:.*]] = arith.select %[[FINITE]], %[[ONE]], %[[NAN]] : f32
 // CHECK: %[[POISON:.*]] = tensor.from_elements %[[PV]] : tensor<f32>
 // CHECK: %[[DWF:.*]] = tensor.collapse_shape %[[DW]] {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
 // CHECK: %[[BUCKET:.*]] = tensor.empty() : tensor<9xf32>
@@ -41,7 +41,7 @@
 // CHECK: %[[RB:.*]] = tensor.extract_slice %[[SUM]][6] [3] [1]
 // CHECK: %[[GW:.*]] = tensor.expand_shape %[[RW]] {{\[\[}}0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
 // CHECK: %[[GB:.*]] = linalg.generic {{.*}} ins(%[[RB]], %[[POISON]] : tensor<3xf32>, tensor<f32>)
-// CHECK: arith.addf
+// CHECK: arith.mulf
 // CHECK-NOT: shard.all_reduce
 // CHECK: amp.grad %[[GW]], %[[W]] : tensor<2x3xf32>
 // CHECK: amp.grad %[[GB]], %[[B]] : tensor<3xf32>

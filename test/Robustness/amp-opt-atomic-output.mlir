@@ -29,3 +29,14 @@
 func.func @not_a_step() attributes {amp.train_step} {
   return
 }
+// The replacement keeps the mode of the file it replaces (600 stays 600,
+// 664 stays 664); a new file gets 0666 minus the umask.
+// RUN: chmod 600 %t/existing.mlir && amp-opt %s -o %t/existing.mlir
+// RUN: stat -c %%a %t/existing.mlir | FileCheck %s --check-prefix=MODE600
+// MODE600: {{^}}600{{$}}
+// RUN: chmod 664 %t/existing.mlir && amp-opt %s -o %t/existing.mlir
+// RUN: stat -c %%a %t/existing.mlir | FileCheck %s --check-prefix=MODE664
+// MODE664: {{^}}664{{$}}
+// RUN: rm -f %t/fresh.mlir && (umask 022 && amp-opt %s -o %t/fresh.mlir)
+// RUN: stat -c %%a %t/fresh.mlir | FileCheck %s --check-prefix=MODE644
+// MODE644: {{^}}644{{$}}

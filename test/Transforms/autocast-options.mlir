@@ -24,7 +24,7 @@
 // TYPO: error: amp-autocast: allow= names 'linalg.matmull', which is not an op of dialect 'linalg'
 // NODOT: error: amp-autocast: deny= names 'softmax', not an op name (dialect.op, e.g. linalg.matmul)
 // NODIALECT: error: amp-autocast: deny= names 'lnalg.softmax', but no dialect 'lnalg' is registered
-// NOREPORT: error: amp-autocast: cannot create the report next to '{{.*}}r.json'
+// NOREPORT: error: amp-autocast: report: cannot write '{{.*}}r.json': cannot create a temporary file beside it
 
 // CHECK-LABEL: func @constants
 // CHECK-DAG: arith.constant dense<{{\[\[}}0x7C00, 1.000000e+00], [2.000000e+00, 3.000000e+00]]> : tensor<2x2xf16>

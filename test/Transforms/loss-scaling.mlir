@@ -1,23 +1,31 @@
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling | FileCheck %s
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling="mode=static init-scale=1024" | FileCheck %s --check-prefix=STATIC
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling=mode=none | FileCheck %s --check-prefix=NONE
+// init-scale is recorded on the loss_scale argument (the caller feeds S), in
+// the pass and in the pipeline; it is the only difference in the IR.
+// RUN: amp-opt %s -split-input-file -amp-loss-scaling="init-scale=1024" | FileCheck %s --check-prefix=INIT
+// RUN: amp-opt %s -split-input-file -amp-mixed-precision="precision=f32 loss-scale=dynamic init-scale=1024" | FileCheck %s --check-prefix=INIT
+// INIT-LABEL: func @step
+// INIT-SAME: tensor<f32> {amp.initial_value = 1.024000e+03 : f32, amp.role = "loss_scale"}
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling="growth-interval=7 growth-factor=4.0 backoff-factor=0.25 hysteresis=3 min-scale=1 max-scale=65536" | FileCheck %s --check-prefix=OPTS
 // auto (the default) is dynamic for f16 and none for bf16 and f32.
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling=precision=bf16 | FileCheck %s --check-prefix=NONE
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling="mode=auto precision=f32" | FileCheck %s --check-prefix=NONE
 // RUN: amp-opt %s -split-input-file -amp-loss-scaling="mode=auto precision=f16" | FileCheck %s --check-prefix=AUTO16
 // AUTO16-LABEL: func @step
-// AUTO16-SAME: {amp.role = "loss_scale"}
+// AUTO16-SAME: {amp.initial_value = 3.276800e+04 : f32, amp.role = "loss_scale"}
 
 // Two parameters, one optimizer state (momentum of %w), SGD with momentum.
 // CHECK-LABEL: func @step
 // CHECK-SAME: %[[W:[^:]*]]: tensor<4xf32> {amp.role = "param"}
 // CHECK-SAME: %[[B:[^:]*]]: tensor<2xf32> {amp.role = "param"}
 // CHECK-SAME: %[[V:[^:]*]]: tensor<4xf32> {amp.role = "opt_state"}
-// CHECK-SAME: %[[S:[^:]*]]: tensor<f32> {amp.role = "loss_scale"}
-// CHECK-SAME: %[[T:[^:]*]]: tensor<i32> {amp.role = "growth_tracker"}
-// CHECK-SAME: %[[H:[^:]*]]: tensor<i32> {amp.role = "hysteresis_tracker"}
-// CHECK-SAME: %[[K:[^:]*]]: tensor<i32> {amp.role = "consecutive_skips"})
+// The added state arguments carry the value a driver feeds them at the first
+// step (amp.initial_value): S = init-scale (default 2^15), counters 0.
+// CHECK-SAME: %[[S:[^:]*]]: tensor<f32> {amp.initial_value = 3.276800e+04 : f32, amp.role = "loss_scale"}
+// CHECK-SAME: %[[T:[^:]*]]: tensor<i32> {amp.initial_value = 0 : i32, amp.role = "growth_tracker"}
+// CHECK-SAME: %[[H:[^:]*]]: tensor<i32> {amp.initial_value = 0 : i32, amp.role = "hysteresis_tracker"}
+// CHECK-SAME: %[[K:[^:]*]]: tensor<i32> {amp.initial_value = 0 : i32, amp.role = "consecutive_skips"})
 // CHECK-SAME: -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64}, tensor<2xf32> {amp.updates = 1 : i64}, tensor<4xf32> {amp.updates = 2 : i64},
 // CHECK-SAME: tensor<f32> {amp.role = "loss_scale", amp.updates = 5 : i64}, tensor<i32> {amp.role = "growth_tracker", amp.updates = 6 : i64}, tensor<i32> {amp.role = "hysteresis_tracker", amp.updates = 7 : i64}, tensor<i32> {amp.role = "consecutive_skips", amp.updates = 8 : i64}, tensor<i1> {amp.role = "found_inf"})
 // 1/S in f64, rounded to f32.
@@ -55,7 +63,7 @@
 // Static: S is a constant, the step still checks and skips, no scale state.
 // STATIC-LABEL: func @step
 // STATIC-NOT: loss_scale
-// STATIC-SAME: tensor<i32> {amp.role = "consecutive_skips"})
+// STATIC-SAME: tensor<i32> {amp.initial_value = 0 : i32, amp.role = "consecutive_skips"})
 // STATIC-SAME: -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64}, tensor<2xf32> {amp.updates = 1 : i64}, tensor<4xf32> {amp.updates = 2 : i64}, tensor<i32> {amp.role = "consecutive_skips", amp.updates = 5 : i64}, tensor<i1> {amp.role = "found_inf"})
 // STATIC-DAG: arith.constant dense<1.024000e+03> : tensor<f32>
 // STATIC-DAG: arith.constant dense<9.765625E-4> : tensor<f32>

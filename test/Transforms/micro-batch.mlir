@@ -24,7 +24,7 @@
 // The seed inside the loop is S (an argument); one unscale_and_check after
 // the loop covers the accumulated gradient.
 // CHECK-LABEL: func.func @micro_batches
-// CHECK-SAME: %[[S:[^:]*]]: tensor<f32> {amp.role = "loss_scale"}
+// CHECK-SAME: %[[S:[^:]*]]: tensor<f32> {amp.initial_value = 3.276800e+04 : f32, amp.role = "loss_scale"}
 // CHECK: %[[R:.*]]:2 = scf.for
 // CHECK: tensor.extract %[[S]][]
 // CHECK: scf.yield

@@ -548,3 +548,104 @@ func.func @dead_input_gradient(%w: tensor<4xf32> {amp.role = "param"},
   %w1 = arith.subf %w, %g : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// L2 weight decay added to the raw gradient (dW + 0.5 * w): the decay term
+// does not depend on the seed, so unscaling would divide it by S. An error
+// on the addition, with the fix.
+func.func @weight_decay_on_raw_gradient(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %half = arith.constant dense<0.5> : tensor<4xf32>
+  %decay = arith.mulf %w, %half : tensor<4xf32>
+  // expected-error @+1 {{this addition in the backward combines a value derived from the backward seed (multiplied by the loss scale S under loss scaling) with operand #1, a term that does not depend on the seed: unscaling the gradient would divide that term by S (e.g. L2 weight decay added to the raw gradient); apply weight decay in the update on the unscaled gradient (the result of `amp.grad`), or scale the term by the loss scale}}
+  %raw = arith.addf %dw, %decay : tensor<4xf32>
+  %g = amp.grad %raw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// The same inside a linalg.generic body (the decay term is a block argument
+// of a seed-free operand), as a subtraction.
+#id = affine_map<(d0) -> (d0)>
+func.func @weight_decay_in_generic(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  // expected-note @+1 {{backward seed here}}
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %raw = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%dw, %w : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%d: f32, %p: f32, %o: f32):
+    %c = arith.constant 0.5 : f32
+    %t = arith.mulf %p, %c : f32
+    // expected-error @+1 {{this subtraction in the backward combines a value derived from the backward seed (multiplied by the loss scale S under loss scaling) with operand #1, a term that does not depend on the seed}}
+    %r = arith.subf %d, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %g = amp.grad %raw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// Weight decay in the update, on the unscaled gradient: accepted. So are a
+// micro-batch accumulator that starts at zero (acc + g: both seed-derived
+// from the first iteration on), a contraction accumulating into a zero fill,
+// and adding two seed-derived terms.
+#id = affine_map<(d0) -> (d0)>
+#red = affine_map<(d0) -> ()>
+func.func @weight_decay_in_update(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %loss0 = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %acc:2 = scf.for %i = %c0 to %c2 step %c1 iter_args(%a = %z, %l = %loss0) -> (tensor<4xf32>, tensor<f32>) {
+    %seed = amp.loss_grad %loss0 : tensor<f32>
+    %s = tensor.extract %seed[] : tensor<f32>
+    %dw = tensor.splat %s : tensor<4xf32>
+    %twice = arith.addf %dw, %dw : tensor<4xf32>
+    %a1 = arith.addf %a, %twice : tensor<4xf32>
+    scf.yield %a1, %l : tensor<4xf32>, tensor<f32>
+  }
+  %e0 = tensor.empty() : tensor<f32>
+  %z0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %sum = linalg.generic {indexing_maps = [#id, #red], iterator_types = ["reduction"]}
+      ins(%acc#0 : tensor<4xf32>) outs(%z0 : tensor<f32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  %ss = tensor.extract %sum[] : tensor<f32>
+  %sv = tensor.splat %ss : tensor<4xf32>
+  %raw = arith.addf %acc#0, %sv : tensor<4xf32>
+  %g = amp.grad %raw, %w : tensor<4xf32>
+  %half = arith.constant dense<0.5> : tensor<4xf32>
+  %decay = arith.mulf %w, %half : tensor<4xf32>
+  %gd = arith.addf %g, %decay : tensor<4xf32>
+  %w1 = arith.subf %w, %gd : tensor<4xf32>
+  return %acc#1, %w1 : tensor<f32>, tensor<4xf32>
+}

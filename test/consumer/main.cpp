@@ -99,7 +99,9 @@ int main(int argc, char **argv) {
   {
     PassManager pm(&context);
     amp::addMixedPrecisionPipeline(pm, amp::MixedPrecisionConfig{});
-    check(succeeded(pm.run(*module)), "addMixedPrecisionPipeline runs");
+    // runPasses: pm.run with crash containment (on by default).
+    check(succeeded(amp::runPasses(pm, module->getOperation())),
+          "addMixedPrecisionPipeline runs (runPasses)");
     int unscale = count(*module, "amp.unscale_and_check");
     int ifs = count(*module, "scf.if");
     check(unscale >= 1, "amp.unscale_and_check: " + std::to_string(unscale));
@@ -145,7 +147,7 @@ int main(int argc, char **argv) {
     std::string diagnostics;
     PassManager pm(&context);
     amp::addMixedPrecisionPipeline(pm, config);
-    check(failed(amp::runPassManager(pm, *m, diagnostics)) &&
+    check(failed(amp::runPasses(pm, *m, {}, &diagnostics)) &&
               diagnostics.find(": error: amp-loss-scaling: growth-factor=1") !=
                   std::string::npos,
           "invalid growth-factor fails: " + diagnostics);

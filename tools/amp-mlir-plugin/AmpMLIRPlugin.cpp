@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Autodiff/Implementations.h"
+#include "amp/Autodiff/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -22,6 +24,7 @@ mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "AmpMLIR", "0.1",
           [](mlir::DialectRegistry *registry) {
             registry->insert<mlir::amp::AmpDialect>();
+            mlir::amp::autodiff::registerAutodiffExternalModels(*registry);
           }};
 }
 

@@ -727,9 +727,17 @@ private:
       std::string t = ty(params[p].shape);
       std::string raw = grads[p];
       if (opts.pokes) {
-        std::string poked = fresh();
-        line(poked + " = arith.addf " + raw + ", %poke" + std::to_string(p) +
-             " : " + t);
+        // raw + poke * seed: the poke is a term of the backward (scaled by S
+        // and unscaled with the gradient), so the contract accepts it; a
+        // seed-free term would be a mix that it rejects.
+        std::string seedValue = fresh(), seedTensor = fresh(), scaled = fresh(),
+                    poked = fresh();
+        line(seedValue + " = tensor.extract %seed[] : tensor<f32>");
+        line(seedTensor + " = linalg.fill ins(" + seedValue + " : f32) outs(" +
+             zeros(params[p].shape) + " : " + t + ") -> " + t);
+        line(scaled + " = arith.mulf %poke" + std::to_string(p) + ", " +
+             seedTensor + " : " + t);
+        line(poked + " = arith.addf " + raw + ", " + scaled + " : " + t);
         raw = poked;
       }
       std::string g = fresh();

@@ -12,6 +12,7 @@
 //    docs/training-step.md (linear layers, quadratic loss, analytic
 //    backward from amp.loss_grad, amp.grad per parameter, SGD / momentum /
 //    RMSprop update), so that autocast and loss scaling really transform it.
+//  - generateEdgeCase (EdgeCases.cpp): the input classes that broke passes.
 // Both return a whole module; the same seed gives the same text.
 //
 //===----------------------------------------------------------------------===//
@@ -31,8 +32,9 @@ struct TrainingStepOptions {
   bool staticShapes = false;
   /// One extra `opt_state` argument per parameter, attribute
   /// `amp_test.poke_of = <param arg index>`, same type as the parameter,
-  /// added to its raw gradient before `amp.grad` and returned unchanged:
-  /// lets a test put +inf/-inf/NaN into exactly one gradient element.
+  /// added to its raw gradient before `amp.grad` (times the seed, so that it
+  /// is a backward term: `raw + poke * seed`) and returned unchanged: lets a
+  /// test put +inf/-inf/NaN into exactly one gradient element.
   bool pokes = false;
   /// -1: random; 0: SGD; 1: SGD with momentum; 2: RMSprop-like.
   int optimizer = -1;
@@ -42,6 +44,17 @@ struct TrainingStepOptions {
 /// parameter `amp_test.param` (its index among parameters).
 std::string generateTrainingStep(uint64_t seed,
                                  const TrainingStepOptions &options = {});
+
+/// The number of classes of generateEdgeCase (seed % this picks one).
+constexpr uint64_t kNumEdgeCaseClasses = 5;
+
+/// One module of an input class that the generators above never produce and
+/// that broke passes (EdgeCases.cpp): dynamic parameter shapes,
+/// dense_resource constants (real, elided, wrong size), static shapes of
+/// 2^64 elements, gradients mixing seed-derived and seed-free terms, and
+/// expand_shape groups of several dynamic sizes (an upstream crash class).
+/// Every amp pass must succeed or fail with a located error on each.
+std::string generateEdgeCase(uint64_t seed);
 
 } // namespace mlir::amp::robustness
 

@@ -4,6 +4,7 @@
 // registry) over
 //   - generated random functions, seeds [--first-seed, +--functions),
 //   - generated contract-following training steps (--steps of them),
+//   - generated edge cases (--edge-cases of them: Generator.h),
 //   - the given .mlir files, split at `// -----` (cases that do not parse
 //     or verify on their own, e.g. -verify-diagnostics inputs, are counted
 //     and skipped),
@@ -42,6 +43,12 @@ static llvm::cl::opt<unsigned>
 static llvm::cl::opt<unsigned>
     numSteps("steps", llvm::cl::desc("training steps to generate"),
              llvm::cl::init(200));
+static llvm::cl::opt<unsigned> numEdgeCases(
+    "edge-cases",
+    llvm::cl::desc("edge-case modules to generate (dynamic parameter shapes, "
+                   "resource constants, huge shapes, mixed gradients, "
+                   "upstream crash classes)"),
+    llvm::cl::init(100));
 static llvm::cl::opt<uint64_t> firstSeed("first-seed",
                                          llvm::cl::desc("first generator seed"),
                                          llvm::cl::init(1));
@@ -132,11 +139,14 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < numSteps; ++i)
       llvm::outs() << "// step seed " << firstSeed + i << "\n"
                    << generateTrainingStep(firstSeed + i) << "// -----\n";
+    for (unsigned i = 0; i < numEdgeCases; ++i)
+      llvm::outs() << "// edge case seed " << firstSeed + i << "\n"
+                   << generateEdgeCase(firstSeed + i) << "// -----\n";
     return 0;
   }
 
   auto start = std::chrono::steady_clock::now();
-  Tally generated, steps, tests;
+  Tally generated, steps, edges, tests;
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   // Unknown ops must be left alone (autocast keeps them f32), not crashed on.
   ctx.allowUnregisteredDialects();
@@ -150,6 +160,12 @@ int main(int argc, char **argv) {
     uint64_t seed = firstSeed + i;
     runAll(ctx, generateTrainingStep(seed),
            "training step seed " + std::to_string(seed), passes, steps,
+           /*mustParse=*/true);
+  }
+  for (unsigned i = 0; i < numEdgeCases; ++i) {
+    uint64_t seed = firstSeed + i;
+    runAll(ctx, generateEdgeCase(seed),
+           "edge case seed " + std::to_string(seed), passes, edges,
            /*mustParse=*/true);
   }
   for (const std::string &file : files) {
@@ -172,7 +188,7 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::format("%-58s %9s %9s\n", "pass", "success",
                                "diagnosed");
   std::map<std::string, std::map<Outcome, unsigned>> all;
-  for (Tally *t : {&generated, &steps, &tests})
+  for (Tally *t : {&generated, &steps, &edges, &tests})
     for (auto &[pass, counts] : t->perPass)
       for (auto &[outcome, n] : counts)
         all[pass][outcome] += n;
@@ -180,15 +196,18 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::format("%-58s %9u %9u\n", pass.c_str(),
                                  counts[Outcome::Success],
                                  counts[Outcome::Diagnosed]);
-  unsigned defects = generated.defects + steps.defects + tests.defects;
+  unsigned defects =
+      generated.defects + steps.defects + edges.defects + tests.defects;
   llvm::outs() << "amp-robustness: " << generated.cases
                << " generated functions, " << steps.cases
-               << " generated training steps, " << tests.cases
+               << " generated training steps, " << edges.cases
+               << " generated edge cases, " << tests.cases
                << " test-file cases (" << tests.skipped
                << " skipped: invalid on purpose) x " << passes.size()
                << " passes/pipelines = "
-               << generated.runs + steps.runs + tests.runs << " runs in "
-               << llvm::format("%.1f", seconds) << " s; defects: " << defects
+               << generated.runs + steps.runs + edges.runs + tests.runs
+               << " runs in " << llvm::format("%.1f", seconds)
+               << " s; defects: " << defects
                << " (silent failures + verifier failures + invalid "
                   "generated IR)\n";
   return defects ? 1 : 0;

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestPasses.h"
 #include "amp/InitAll.h"
 #include "amp/Runtime/CudaBackend.h"
 #include "amp/Runtime/DataParallel.h"
@@ -15,6 +16,7 @@
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/SyntheticData.h"
 #include "amp/Runtime/Trainer.h"
+#include "amp/Support/OutputFile.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/ADT/StringExtras.h"
@@ -115,6 +117,13 @@ static cl::opt<double> checkGradientsTolerance(
     cl::desc(withDefault("Largest relative error --check-gradients accepts",
                          "1e-05")),
     cl::init(1e-5), cl::cat(ampRunCategory));
+static cl::opt<bool>
+    testPasses("amp-enable-test-passes", cl::Hidden,
+               cl::desc("Register the test-only passes (amp-test-crash)"));
+static cl::opt<std::string> testExtraPasses(
+    "test-extra-passes", cl::Hidden,
+    cl::desc("Test hook: a textual pass pipeline run after the rewrite"),
+    cl::init(""));
 static cl::opt<std::string>
     dataDir("data-dir",
             cl::desc("Directory with the IDX .gz files (default: "
@@ -265,6 +274,7 @@ static llvm::Expected<runtime::TrainOptions> parseRun(llvm::StringRef spec) {
   o.seed = seed;
   o.progress = progress;
   o.progressSeconds = progressSeconds;
+  o.extraPasses = testExtraPasses;
   return o;
 }
 
@@ -409,11 +419,19 @@ static int checkGradients(ModuleOp module, runtime::Backend &backend,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // A temporary CSV is removed also when amp-run's output pipe closes.
+  amp::removeTemporaryOutputsOnSigpipe();
   cl::HideUnrelatedOptions(ampRunCategory);
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "amp-mlir " << AMP_VERSION << " (amp-run), built with LLVM/MLIR "
        << LLVM_VERSION_STRING << "\n";
   });
+  // Passes by name for --test-extra-passes; the test-only ones before the
+  // options are parsed.
+  amp::registerAllPassesAndPipelines();
+  for (int i = 1; i < argc; ++i)
+    if (llvm::StringRef(argv[i]).ltrim('-') == "amp-enable-test-passes")
+      amp::registerTestPasses();
   cl::ParseCommandLineOptions(
       argc, argv,
       "amp-run: train an MLIR training step in fp32 and mixed precision\n");

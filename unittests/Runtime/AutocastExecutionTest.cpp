@@ -28,6 +28,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -44,7 +45,8 @@ using Fill = std::function<float(unsigned arg, int64_t index)>;
 /// Runs `@forward` of `source` (optionally after amp-autocast) on inputs
 /// given by `fill` and returns the f32 elements of its single result.
 std::vector<float> runForward(const std::string &source, bool autocast,
-                              const Fill &fill) {
+                              const Fill &fill,
+                              const std::string &precision = "f16") {
   DialectRegistry registry;
   registerAllDialectsAndExtensions(registry);
   MLIRContext ctx(registry);
@@ -56,7 +58,7 @@ std::vector<float> runForward(const std::string &source, bool autocast,
   if (autocast) {
     PassManager pm(&ctx);
     AutocastOptions options;
-    options.precision = Precision::F16;
+    options.precision = *parsePrecision(precision);
     pm.addPass(createAutocast(options));
     if (failed(pm.run(*module))) {
       ADD_FAILURE() << "amp-autocast failed";
@@ -111,9 +113,10 @@ struct Comparison {
 
 /// Runs fp32 and autocast and compares element by element.
 Comparison compareWithF32(const std::string &source, const Fill &fill,
-                          std::vector<float> *f16Out = nullptr) {
+                          std::vector<float> *f16Out = nullptr,
+                          const std::string &precision = "f16") {
   std::vector<float> ref = runForward(source, false, fill);
-  std::vector<float> low = runForward(source, true, fill);
+  std::vector<float> low = runForward(source, true, fill, precision);
   Comparison c;
   EXPECT_EQ(ref.size(), low.size());
   for (size_t i = 0; i < ref.size() && i < low.size(); ++i) {
@@ -395,6 +398,132 @@ TEST(AutocastExecution, ModelMLP) { checkModel("mlp.mlir", false, 0); }
 TEST(AutocastExecution, ModelCNN) { checkModel("cnn.mlir", false, 0); }
 TEST(AutocastExecution, ModelTransformer) {
   checkModel("transformer.mlir", true, 16);
+}
+
+//===----------------------------------------------------------------------===//
+// TOSA and torch-mlir weights
+//===----------------------------------------------------------------------===//
+
+// An f16 x f16 -> f32 tosa.matmul (what autocast makes of an f32 one) lowers
+// through tosa-to-linalg-named and runs: 512 products 1 * 1 sum to exactly
+// 512 (f32 accumulation; in f16 the sum would still be exact up to 2048, so
+// the next test checks against fp32 on random values too).
+TEST(AutocastExecution, TosaMatmulLowersInF16) {
+  const std::string src = R"mlir(
+func.func @forward(%a: tensor<1x4x512xf32>, %b: tensor<1x512x2xf32>) -> tensor<1x4x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x512xf32>, tensor<1x512x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x2xf32>
+  return %m : tensor<1x4x2xf32>
+})mlir";
+  std::vector<float> out;
+  Comparison c =
+      compareWithF32(src, [](unsigned, int64_t) { return 1.0f; }, &out);
+  EXPECT_TRUE(c.finite);
+  ASSERT_EQ(out.size(), 8u);
+  for (float v : out)
+    EXPECT_EQ(v, 512.0f);
+}
+
+// The TOSA block of test/Transforms/autocast-tosa.mlir (matmul, bias add,
+// clamp, matmul, exp, reduce_sum) on random inputs: autocast f16 against
+// fp32 within the models' tolerance.
+TEST(AutocastExecution, TosaBlockMatchesF32) {
+  const std::string src = R"mlir(
+func.func @forward(%a: tensor<1x4x8xf32>, %b: tensor<1x8x4xf32>, %bias: tensor<1x4x4xf32>, %w2: tensor<1x4x4xf32>) -> tensor<1x4x1xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x4x8xf32>, tensor<1x8x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %s = tosa.add %m, %bias : (tensor<1x4x4xf32>, tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %r = tosa.clamp %s {min_val = 0.0 : f32, max_val = 3.4028235e38 : f32} : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %m2 = tosa.matmul %r, %w2, %zp, %zp : (tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4xf32>
+  %e = tosa.exp %m2 : (tensor<1x4x4xf32>) -> tensor<1x4x4xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<1x4x4xf32>) -> tensor<1x4x1xf32>
+  return %sum : tensor<1x4x1xf32>
+})mlir";
+  Comparison c = compareWithF32(src, modelInputs(false, 0));
+  EXPECT_TRUE(c.finite);
+  EXPECT_GT(c.maxRef, 0.0);
+  std::printf("[ tosa     ] relative error f16 autocast vs fp32 = %.3e\n",
+              c.relErr());
+  EXPECT_LE(c.relErr(), kModelTolerance);
+}
+
+/// The `dialect_resources` hex of `values` in `type`'s element type
+/// (f32/f16/bf16 bit patterns given as uint32/uint16): the alignment as a
+/// little-endian uint32, then the little-endian data, as torch-mlir writes
+/// it.
+template <typename Bits>
+std::string resourceHex(const std::vector<Bits> &values) {
+  std::string hex = "0x";
+  auto byte = [&](unsigned b) {
+    const char *digits = "0123456789ABCDEF";
+    hex += digits[b >> 4];
+    hex += digits[b & 15];
+  };
+  for (unsigned i = 0; i < 4; ++i)
+    byte(i == 0 ? sizeof(Bits) : 0);
+  for (Bits v : values)
+    for (unsigned i = 0; i < sizeof(Bits); ++i)
+      byte((v >> (8 * i)) & 0xff);
+  return hex;
+}
+
+uint32_t f32Bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+// torch-mlir's weights: a linear layer x * W with W an `arith.constant
+// dense_resource` blob of 64 x 16 random f32 values. The f32 model and its
+// f16 and bf16 autocasts (new 16-bit blobs) lower and run; they agree
+// within tolerance (and the f32 run equals a direct product in double).
+TEST(AutocastExecution, ResourceWeightsMatchF32) {
+  constexpr int kIn = 64, kOut = 16, kBatch = 4;
+  std::vector<uint32_t> bits;
+  std::vector<float> w;
+  for (int i = 0; i < kIn * kOut; ++i) {
+    w.push_back(uniform(7777 + i) * 0.25f);
+    bits.push_back(f32Bits(w.back()));
+  }
+  std::string src = R"mlir(
+func.func @forward(%x: tensor<4x64xf32>) -> tensor<4x16xf32> {
+  %w = arith.constant dense_resource<fc_weight> : tensor<64x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %r = linalg.matmul ins(%x, %w : tensor<4x64xf32>, tensor<64x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      fc_weight: ")mlir" +
+                    resourceHex(bits) + R"mlir("
+    }
+  }
+#-}
+)mlir";
+  Fill x = [](unsigned, int64_t i) { return uniform(31 + i); };
+  std::vector<float> ref = runForward(src, false, x);
+  ASSERT_EQ(ref.size(), size_t(kBatch * kOut));
+  for (int b = 0; b < kBatch; ++b)
+    for (int j = 0; j < kOut; ++j) {
+      double sum = 0;
+      for (int k = 0; k < kIn; ++k)
+        sum += double(x(0, b * kIn + k)) * double(w[k * kOut + j]);
+      EXPECT_NEAR(ref[b * kOut + j], sum, 1e-5) << b << ", " << j;
+    }
+  for (const char *precision : {"f16", "bf16"}) {
+    Comparison c = compareWithF32(src, x, nullptr, precision);
+    EXPECT_TRUE(c.finite) << precision;
+    std::printf("[ resource ] relative error %s autocast vs fp32 = %.3e\n",
+                precision, c.relErr());
+    // bf16: 8 bits of mantissa (unit roundoff 2^-8), f16: 11.
+    EXPECT_LE(c.relErr(),
+              std::string(precision) == "bf16" ? 3e-2 : kModelTolerance)
+        << precision;
+    EXPECT_GT(c.maxAbsErr, 0.0) << precision << " really ran in low precision";
+  }
 }
 
 } // namespace

@@ -1214,3 +1214,119 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 } // namespace
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// L2 weight decay (shared REFERENCE.md, "Failure modes": decay added to the
+// raw gradient is divided by S with it; it belongs in the update)
+//===----------------------------------------------------------------------===//
+
+// The tiny step's loss and gradient (kTinyStep up to its amp.grad), then SGD
+// with L2 decay 0.5: w' = w - 0.1 (g + 0.5 w), in the update on the unscaled
+// gradient or on the raw gradient; v' = v (unused).
+std::string decayStep(const char *tail) {
+  std::string tiny = kTinyStep;
+  return tiny.substr(0, tiny.find("  %g = amp.grad")) +
+         "  %half = arith.constant dense<0.5> : tensor<4xf32>\n"
+         "  %decay = arith.mulf %w, %half : tensor<4xf32>\n" +
+         tail;
+}
+constexpr const char *kDecayInUpdate = R"mlir(
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %gd = arith.addf %g, %decay : tensor<4xf32>
+  %lr = arith.constant dense<0.1> : tensor<4xf32>
+  %step = arith.mulf %gd, %lr : tensor<4xf32>
+  %w_new = arith.subf %w, %step : tensor<4xf32>
+  return %loss, %w_new, %v : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+}
+}
+)mlir";
+constexpr const char *kDecayOnRawGradient = R"mlir(
+  %raw = arith.addf %dw, %decay : tensor<4xf32>
+  %g = amp.grad %raw, %w : tensor<4xf32>
+  %lr = arith.constant dense<0.1> : tensor<4xf32>
+  %step = arith.mulf %g, %lr : tensor<4xf32>
+  %w_new = arith.subf %w, %step : tensor<4xf32>
+  return %loss, %w_new, %v : tensor<f32>, tensor<4xf32>, tensor<4xf32>
+}
+}
+)mlir";
+
+class WeightDecayTest : public ::testing::TestWithParam<double> {};
+
+// Decay in the update: S = 2^k (static) trains bit-identically to S = 1 over
+// 20 carried steps, and the weights follow a double reference of the decayed
+// SGD within fp32 rounding.
+TEST_P(WeightDecayTest, DecayInTheUpdateIsIndependentOfTheScale) {
+  std::string source = decayStep(kDecayInUpdate);
+  MixedPrecisionConfig scaled = tinyStepConfig(), unit = tinyStepConfig();
+  scaled.lossScale = unit.lossScale = LossScaleMode::Static;
+  scaled.initScale = GetParam();
+  unit.initScale = 1.0;
+  auto a = CompiledStep::create(scaled, source.c_str());
+  auto b = CompiledStep::create(unit, source.c_str());
+  ASSERT_TRUE(a && b);
+  const float x[8] = {0.1f, 0.7f, -1.3f, 2.9f, 0.33f, -0.21f, 1.7f, 5.1f};
+  const float w[4] = {0.3f, -1.1f, 2.2f, 0.05f};
+  const float v[4] = {0, 0, 0, 0};
+  a->setState(w, v, x);
+  b->setState(w, v, x);
+  double ref[4] = {w[0], w[1], w[2], w[3]};
+  for (int step = 0; step < 20; ++step) {
+    ASSERT_TRUE(a->run());
+    ASSERT_TRUE(b->run());
+    ASSERT_EQ(a->foundInf(), 0) << "step " << step;
+    ASSERT_TRUE(sameBits(a->result(kWResult).as<float>(),
+                         b->result(kWResult).as<float>(), 4))
+        << "step " << step << ", S = " << GetParam();
+    for (int i = 0; i < 4; ++i) {
+      double g = double(x[i]) + double(x[4 + i]);
+      ref[i] -= 0.1 * (g + 0.5 * ref[i]);
+      EXPECT_NEAR(a->result(kWResult).as<float>()[i], ref[i],
+                  1e-5 * (1 + std::fabs(ref[i])))
+          << "step " << step << ", element " << i;
+    }
+    a->carry();
+    b->carry();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Scales, WeightDecayTest,
+                         ::testing::Values(2.0, 1024.0, 16777216.0));
+
+// Decay on the raw gradient is refused with a located error that says what
+// to do (with S = 2^15 it would have been divided by S).
+TEST(WeightDecay, DecayOnTheRawGradientIsRefused) {
+  std::string source = decayStep(kDecayOnRawGradient);
+  DialectRegistry registry;
+  registerAllDialectsAndExtensions(registry);
+  MLIRContext ctx(registry);
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      os << d.getLocation() << ": " << d << "\n";
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(module);
+  MixedPrecisionConfig mp;
+  mp.precision = Precision::F16;
+  PassManager pm(&ctx);
+  buildMixedPrecisionPipeline(pm, mp);
+  EXPECT_TRUE(failed(pm.run(*module)));
+  // Located on the addition (%raw's line and column).
+  size_t at = source.find("%raw = arith.addf");
+  std::string line =
+      std::to_string(1 + std::count(source.begin(), source.begin() + at, '\n'));
+  EXPECT_NE(errors.find(":" + line + ":10): this addition in the backward"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("apply weight decay in the update on the unscaled "
+                        "gradient"),
+            std::string::npos)
+      << errors;
+}
+
+} // namespace

@@ -114,6 +114,18 @@ struct AutocastPlan {
 AutocastPlan planAutocast(Operation *root,
                           const AutocastPlanOptions &options = {});
 
+/// Evidence that `root` was already autocast: an `arith.truncf` from an f32
+/// tensor to an f16 or bf16 tensor that an allow-class op (a contraction,
+/// convolution, ...) reads, which is how amp-autocast (and PyTorch-style
+/// manual casting) feeds contractions. Null if there is none.
+struct ExistingNarrowing {
+  Operation *cast = nullptr; ///< the arith.truncf
+  Operation *user = nullptr; ///< the allow op that reads it
+  Type lowType;              ///< its element type (f16 or bf16)
+  explicit operator bool() const { return cast != nullptr; }
+};
+ExistingNarrowing findExistingNarrowing(Operation *root);
+
 /// Floating-point operations of one execution of `op` (linalg ops: the
 /// static loop ranges times the float ops of the body; elementwise arith on
 /// tensors: the number of elements; otherwise 0). Dynamic sizes count 1.

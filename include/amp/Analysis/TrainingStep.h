@@ -25,6 +25,11 @@ constexpr llvm::StringLiteral kTrainStepAttr = "amp.train_step";
 constexpr llvm::StringLiteral kEvalStepAttr = "amp.eval_step";
 constexpr llvm::StringLiteral kRoleAttr = "amp.role";
 constexpr llvm::StringLiteral kUpdatesAttr = "amp.updates";
+/// On the state arguments that `amp-loss-scaling` adds: the value a driver
+/// feeds the argument at the first step (`loss_scale`: init-scale as an f32
+/// FloatAttr; `growth_tracker`, `hysteresis_tracker`, `consecutive_skips`:
+/// 0 as an i32 IntegerAttr). Later steps feed the `amp.updates` result.
+constexpr llvm::StringLiteral kInitialValueAttr = "amp.initial_value";
 /// Result roles added by `amp-instrument-underflow` (tensor<i64> each).
 constexpr llvm::StringLiteral kUnderflowCountRole = "underflow_count";
 constexpr llvm::StringLiteral kUnderflowTotalRole = "underflow_total";

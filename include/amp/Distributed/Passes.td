@@ -36,11 +36,13 @@ def DataParallel : Pass<"amp-data-parallel", "ModuleOp"> {
     - the loss result becomes the global mean loss sum_r (L_r / N), the
       same on every rank (rank 0 reports it);
     - a rank-local non-finite loss, which the gradient reduction need not
-      carry, makes every rank skip: `-0.0` (the identity of addition for
-      every value) or NaN, chosen by whether the reduced loss is finite, is
-      added to the first reduced gradient, so the step's own non-finite
+      carry, makes every rank skip: the smallest reduced gradient is
+      multiplied by `1.0` (x * 1.0 == x for every x) or NaN, chosen by
+      whether the reduced loss is finite, so the step's own non-finite
       check sees NaN on every rank; both operands are reduced values, so
-      the decision is identical by construction (no second collective);
+      the decision is identical by construction (no second collective); a
+      factor, not a term, so the backward stays linear in the seed when
+      loss scaling follows;
     - the eval step is left alone: it needs no communication.
 
     The reductions are `shard.all_reduce` ops (sum over axis 0) of 1-D f32
@@ -60,7 +62,9 @@ def DataParallel : Pass<"amp-data-parallel", "ModuleOp"> {
     sees every overflow; `mpi=openmpi|mpich` (the ABI the lowering
     targets); `test-injection` (test hook: the step calls
     `amp_dp_test_injection() -> i32` and adds +inf to its first gradient
-    (1) or NaN to its loss (2) before the reductions).
+    (1) or NaN to its loss (2) before the reductions; after loss scaling,
+    as amp-run applies it: on the fp32 step, loss scaling's linearity check
+    refuses the added term).
     Works on the fp32 step (then `amp-mixed-precision` may follow) and on
     its output; the gradients must be f32 and their markers at the top
     level. Errors, located: world-size < 1, a step already data-parallel,

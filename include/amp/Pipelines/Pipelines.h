@@ -56,7 +56,8 @@ void buildMixedPrecisionPipeline(OpPassManager &pm,
 /// bufferization with identity layouts at function boundaries, results as
 /// caller-allocated out-params (every public function then returns nothing
 /// and takes one memref per argument and per former result), ownership-based
-/// deallocation, loops, bf16 expansion, LLVM. Functions that should be
+/// deallocation, non-contiguous copies as loops (no runtime library
+/// needed), loops, bf16 expansion, LLVM. Functions that should be
 /// callable from C need `llvm.emit_c_interface` before this runs.
 void buildLowerToLLVMPipeline(OpPassManager &pm);
 
@@ -66,6 +67,16 @@ void buildLowerToLLVMPipeline(OpPassManager &pm);
 /// so that every out-parameter gets its own (upstream
 /// buffer-results-to-out-params{hoist-static-allocs} crashes otherwise).
 std::unique_ptr<Pass> createDistinctReturnedBuffersPass();
+
+/// The check at the start of `pipeline` (amp-lower-to-llvm, amp-lower-to-nvvm)
+/// of inputs it is known not to handle, each a located error that says what
+/// to do: `dense_resource` constants without data or of the wrong size, an
+/// expand_shape group of more than one dynamic size (upstream
+/// expand-strided-metadata crashes on it), static shapes of 2^63 bytes or
+/// more; with `checkDialects`, also every op of a dialect the CPU pipeline
+/// does not lower. TOSA ops left dead by the TOSA conversions are erased.
+std::unique_ptr<Pass> createCheckLowerableInputPass(llvm::StringRef pipeline,
+                                                    bool checkDialects);
 
 /// canonicalize without upstream's RemoveDuplicateSuccessorInputUses, which
 /// is quadratic in the results of the skip-update scf.if (Pipelines.cpp).

@@ -72,7 +72,8 @@ public:
   /// Calls `name` with one descriptor per function argument followed by one
   /// per function result (results are written into them). Shapes and
   /// element types must match the function type; the caller checks.
-  llvm::Error invoke(llvm::StringRef name, llvm::ArrayRef<void *> descriptors);
+  llvm::Error invokeDescriptors(llvm::StringRef name,
+                                llvm::ArrayRef<void *> descriptors);
   /// The same with host buffers.
   llvm::Error invoke(llvm::StringRef name,
                      llvm::ArrayRef<HostTensor *> argsThenResults);

@@ -60,6 +60,11 @@ struct TrainOptions {
   /// After the run, also one a stop rule ended: this rank's state digest
   /// (writeStateDigest, DataParallel.h); empty: none.
   std::string statePath;
+  /// Passes (textual pipeline, e.g. "func.func(canonicalize)") run after
+  /// the rewrite and before the backend's lowering; empty: none. For tools
+  /// and tests (amp-run's hidden --test-extra-passes). A pipeline that does
+  /// not parse is an error of planRun.
+  std::string extraPasses;
 
   static MixedPrecisionConfig fp32() {
     MixedPrecisionConfig config;

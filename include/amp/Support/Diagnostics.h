@@ -43,14 +43,17 @@ private:
   ScopedDiagnosticHandler handler;
 };
 
-/// Runs `pm` on `op` with a handler that appends every diagnostic of the run
-/// to `diagnostics` (formatDiagnostic) instead of passing it on. Returns what
+/// Runs `pm` on `op` with crash containment (amp/Support/CrashContainment.h:
+/// a crash inside a pass is one located error naming the pass, plus a
+/// reproducer) and a handler that appends every diagnostic of the run to
+/// `diagnostics` (formatDiagnostic) instead of passing it on. Returns what
 /// the pass manager returns.
 LogicalResult runCollectingDiagnostics(PassManager &pm, Operation *op,
                                        std::string &diagnostics);
 
-/// Builds a pass manager on `module`'s context with `build`, runs it and, on
-/// failure, returns the error "<what> failed:\n<diagnostics>".
+/// Builds a pass manager on `module`'s context with `build`, runs it with
+/// crash containment and, on failure (a crash too), returns the error
+/// "<what> failed:\n<diagnostics>".
 llvm::Error runPipeline(Operation *module,
                         llvm::function_ref<void(OpPassManager &)> build,
                         llvm::StringRef what);

@@ -1,14 +1,16 @@
 //===- AmpMLIR.cpp - amp-mlir for embedding compilers ---------------------===//
 //
-// Thin layer over Pipelines.h, which takes the same MixedPrecisionConfig, and
-// Support/Diagnostics.h.
+// Thin layer over Pipelines.h, which takes the same MixedPrecisionConfig,
+// Support/CrashContainment and Support/Diagnostics.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/AmpMLIR.h"
 
+#include "amp/Autodiff/Implementations.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Support/CrashContainment.h"
 #include "amp/Support/Diagnostics.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -55,6 +57,9 @@ void amp::registerAmpDialects(DialectRegistry &registry) {
               func::FuncDialect, index::IndexDialect, LLVM::LLVMDialect,
               linalg::LinalgDialect, math::MathDialect, memref::MemRefDialect,
               scf::SCFDialect, tensor::TensorDialect, ub::UBDialect>();
+
+  // Adjoint rules of amp-differentiate (docs/autodiff.md).
+  autodiff::registerAutodiffExternalModels(registry);
 
   // One-shot bufferization and ownership-based deallocation.
   arith::registerBufferizableOpInterfaceExternalModels(registry);
@@ -106,7 +111,16 @@ void amp::addLowerToLLVMPipeline(OpPassManager &pm) {
   buildLowerToLLVMPipeline(pm);
 }
 
-LogicalResult amp::runPassManager(PassManager &pm, Operation *op,
-                                  std::string &diagnostics) {
-  return runCollectingDiagnostics(pm, op, diagnostics);
+LogicalResult amp::runPasses(PassManager &pm, Operation *module,
+                             const CrashContainmentConfig &config,
+                             std::string *diagnostics) {
+  CrashContainmentOptions options;
+  options.enabled = config.enabled;
+  options.reproducerPath = config.reproducerPath;
+  if (!diagnostics)
+    return runWithCrashContainment(pm, module, options);
+  DiagnosticCollector collector(module->getContext());
+  LogicalResult result = runWithCrashContainment(pm, module, options);
+  *diagnostics += collector.text();
+  return result;
 }

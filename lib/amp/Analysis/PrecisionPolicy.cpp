@@ -11,6 +11,7 @@
 #include "amp/Analysis/PrecisionPolicy.h"
 
 #include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "amp/Support/Counts.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -261,24 +262,32 @@ OpPrecision mlir::amp::classifyOp(Operation *op,
 // FLOPs
 //===----------------------------------------------------------------------===//
 
-static int64_t numElements(Type type) {
-  auto shaped = dyn_cast<ShapedType>(type);
-  if (!shaped || !shaped.hasRank())
-    return 1;
-  int64_t n = 1;
-  for (int64_t d : shaped.getShape())
-    n *= ShapedType::isDynamic(d) ? 1 : d;
-  return n;
+ExistingNarrowing mlir::amp::findExistingNarrowing(Operation *root) {
+  ExistingNarrowing found;
+  root->walk([&](arith::TruncFOp cast) {
+    auto in = dyn_cast<RankedTensorType>(cast.getIn().getType());
+    auto out = dyn_cast<RankedTensorType>(cast.getType());
+    if (!in || !out || !in.getElementType().isF32() ||
+        !(out.getElementType().isF16() || out.getElementType().isBF16()))
+      return WalkResult::advance();
+    for (Operation *user : cast->getUsers())
+      if (classifyOp(user).cls == PrecisionClass::Allow) {
+        found = {cast, user, out.getElementType()};
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
 }
 
 int64_t mlir::amp::estimateFlops(Operation *op) {
   // Softmax: max, subtract, exp, sum and divide per element.
   if (isa<linalg::SoftmaxOp>(op))
-    return 5 * numElements(op->getResult(0).getType());
+    return saturatingMul(5, staticElementCount(op->getResult(0).getType()));
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
     int64_t iterations = 1;
     for (int64_t r : linalgOp.getStaticLoopRanges())
-      iterations *= ShapedType::isDynamic(r) ? 1 : r;
+      iterations = saturatingMul(iterations, ShapedType::isDynamic(r) ? 1 : r);
     int64_t bodyOps = 0;
     op->getRegion(0).walk([&](Operation *inner) {
       if (inDialect<arith::ArithDialect, math::MathDialect>(inner) &&
@@ -287,13 +296,13 @@ int64_t mlir::amp::estimateFlops(Operation *op) {
                        [](Type t) { return isa<FloatType>(t); }))
         ++bodyOps;
     });
-    return iterations * bodyOps;
+    return saturatingMul(iterations, bodyOps);
   }
   if (op->getNumResults() == 1 &&
       inDialect<arith::ArithDialect, math::MathDialect>(op) &&
       !isa<arith::ConstantOp, arith::ExtFOp, arith::TruncFOp>(op) &&
       isa<FloatType>(getElementTypeOrSelf(op->getResult(0).getType())))
-    return numElements(op->getResult(0).getType());
+    return staticElementCount(op->getResult(0).getType());
   return 0;
 }
 
@@ -458,13 +467,16 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
         floatTensorResults && llvm::all_of(op->getResultTypes(), [](Type t) {
           return !isFloatTensor(t) || isLowFloat(t);
         });
-    bool f32TensorSource = op->getNumResults() == 1 &&
-                           isF32Tensor(op->getResultTypes()[0]) &&
-                           (isa<tensor::EmptyOp>(op) ||
-                            (op->hasTrait<OpTrait::ConstantLike>() &&
-                             llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
-                               return isa<DenseFPElementsAttr>(a.getValue());
-                             })));
+    bool f32TensorSource =
+        op->getNumResults() == 1 && isF32Tensor(op->getResultTypes()[0]) &&
+        (isa<tensor::EmptyOp>(op) ||
+         (op->hasTrait<OpTrait::ConstantLike>() &&
+          llvm::any_of(op->getAttrs(), [](NamedAttribute a) {
+            // dense<...> and dense_resource<...>
+            // (torch-mlir's weights)
+            return isa<DenseFPElementsAttr, DenseResourceElementsAttr>(
+                a.getValue());
+          })));
     if (f32TensorSource) {
       r = Role::Source;
       d.choice = OpPrecisionChoice::AsUsed;

@@ -2,9 +2,15 @@
 
 #include "amp/Analysis/TrainingStep.h"
 
+#include "amp/Analysis/SeedLinearity.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -315,6 +321,10 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
             taint(r);
     }
   }
+  // The backward must be linear in the seed (no decay added to the raw
+  // gradient, no clipping of the scaled backward, ...): SeedLinearity.h.
+  if (failed(checkSeedLinearity(func, seed, step.backwardValues)))
+    return failure();
   for (unsigned p : step.params) {
     GradOp grad = step.gradOfParam.lookup(p);
     if (!reachedGrads.contains(grad.getOperation())) {

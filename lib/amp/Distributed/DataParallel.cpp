@@ -296,9 +296,12 @@ static void rewriteStep(StepPlan &plan, const Config &cfg) {
   Value finite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE,
                                        math::AbsFOp::create(b, loc, meanLoss),
                                        f32Constant(b, loc, inf));
+  // 1.0 (x * 1.0 == x for every x) or NaN; a factor, not a term, so the
+  // backward stays linear in the seed (SeedLinearity.h) when loss scaling
+  // follows.
   Value poison = scalarTensor(
       b, loc,
-      arith::SelectOp::create(b, loc, finite, f32Constant(b, loc, -0.0),
+      arith::SelectOp::create(b, loc, finite, f32Constant(b, loc, 1.0),
                               f32Constant(b, loc, nan)));
 
   // Each rank's share g_r / N (rounded to the reduce precision; the test
@@ -336,7 +339,7 @@ static void rewriteStep(StepPlan &plan, const Config &cfg) {
         b, loc, sum, init, k == poisoned ? poison : Value(),
         [&](OpBuilder &nb, Location nloc, Value s, Value p) {
           s = roundTo(nb, nloc, s, cfg.reducePrecision);
-          return p ? arith::AddFOp::create(nb, nloc, s, p).getResult() : s;
+          return p ? arith::MulFOp::create(nb, nloc, s, p).getResult() : s;
         });
   };
 

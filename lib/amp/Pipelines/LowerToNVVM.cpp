@@ -150,6 +150,10 @@ mlir::amp::checkLowerToNVVMOptions(const LowerToNVVMOptions &options) {
 
 void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
                                          const LowerToNVVMOptions &options) {
+  // Inputs the lowering is known not to handle (upstream crashes among
+  // them) are refused first, located.
+  pm.addPass(createCheckLowerableInputPass("amp-lower-to-nvvm",
+                                           /*checkDialects=*/false));
   // Tensor level: device-friendly forms of the amp ops and of the
   // scalar/control parts of the step.
   // Twice: first for what loss scaling built (1/S, the skip scf.if) before

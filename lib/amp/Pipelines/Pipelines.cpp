@@ -5,15 +5,23 @@
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
 #include "amp/Distributed/Passes.h"
+#include "amp/Support/Counts.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -69,25 +77,175 @@ struct DistinctReturnedBuffersPass
   }
 };
 
+/// Turns every memref.copy that MemRefToLLVM would lower to a call of the
+/// runtime's `memrefCopy` (an operand that is not contiguous: a subview of a
+/// slice, a strided insert_slice, a tensor.pad's interior) into a
+/// linalg.copy, which becomes loops. A JIT without libmlir_c_runner_utils
+/// cannot resolve `memrefCopy`; contiguous copies stay memcpy.
+struct StridedCopiesToLoopsPass
+    : PassWrapper<StridedCopiesToLoopsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopiesToLoopsPass)
+  StringRef getName() const override { return "StridedCopiesToLoops"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  static bool isContiguous(Type type) {
+    auto memref = dyn_cast<MemRefType>(type);
+    return memref && (memref.getLayout().isIdentity() ||
+                      (memref.hasStaticShape() && memref.getNumElements() > 0 &&
+                       memref::isStaticShapeAndContiguousRowMajor(memref)));
+  }
+  void runOnOperation() override {
+    getOperation().walk([](memref::CopyOp copy) {
+      if (isContiguous(copy.getSource().getType()) &&
+          isContiguous(copy.getTarget().getType()))
+        return;
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy.erase();
+    });
+  }
+};
+
+/// A `dense_resource` attribute of `op` must hold its data: one element of
+/// the element type's size each (torch-mlir's weights; the blob's
+/// alignment header is not part of the data). Without data
+/// (`dense_resource<__elided__>`, a module printed without its weights) the
+/// LLVM translation has nothing to put into the global.
+LogicalResult checkResourceData(Operation *op, StringRef pipeline) {
+  for (NamedAttribute a : op->getAttrs()) {
+    auto resource = dyn_cast<DenseResourceElementsAttr>(a.getValue());
+    if (!resource)
+      continue;
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    StringRef key = resource.getRawHandle().getKey();
+    if (!blob)
+      return op->emitOpError("holds dense_resource<")
+             << key
+             << "> without data (the module was printed without its "
+                "weights, e.g. with --mlir-elide-resource-strings-if-larger): "
+             << pipeline
+             << " cannot put it into the program; export the model with its "
+                "weights";
+    Type elem = resource.getElementType();
+    unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+    int64_t bytesPer = elem.isInteger(1) ? 1 : bits / 8; // i1: one byte
+    int64_t want = resource.getNumElements() * bytesPer;
+    if (int64_t(blob->getData().size()) != want)
+      return op->emitOpError("holds dense_resource<")
+             << key << "> with " << blob->getData().size()
+             << " bytes of data, but " << resource.getType() << " needs "
+             << want << " (one " << elem << " per element)";
+  }
+  return success();
+}
+
+/// An expand_shape (tensor or memref) whose reassociation group expands
+/// into more than one dynamic size: upstream MLIR 22's
+/// expand-strided-metadata segfaults on the memref.expand_shape it becomes
+/// (memref::ReinterpretCastOp::build via dispatchIndexOpFoldResult;
+/// test/Regression/lower-to-llvm-upstream-crash-expand-shape.mlir).
+template <typename ExpandOp>
+LogicalResult checkExpandShape(ExpandOp op, StringRef pipeline) {
+  auto result = cast<ShapedType>(op.getResult().getType());
+  for (auto [k, group] : llvm::enumerate(op.getReassociationIndices())) {
+    unsigned dynamic = llvm::count_if(
+        group, [&](int64_t d) { return result.isDynamicDim(d); });
+    if (dynamic > 1)
+      return op.emitOpError("expands group #")
+             << k << " into " << dynamic << " dynamic sizes (result " << result
+             << "), which " << pipeline
+             << " cannot lower: upstream MLIR 22's "
+                "expand-strided-metadata crashes on it; make all but one "
+                "size of each reassociation group static";
+  }
+  return success();
+}
+
+/// A value whose static shape holds 2^63 bytes or more: its size computed
+/// in 64-bit arithmetic (allocation, strides) would wrap around. Reported
+/// once per type (at its first user), the rest of its uses fail silently.
+LogicalResult checkAddressable(Operation *op, Type type, StringRef pipeline,
+                               llvm::DenseSet<Type> &reported) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasRank())
+    return success();
+  Type elem = shaped.getElementType();
+  int64_t bytes = saturatingMul(
+      staticElementCount(shaped),
+      elem.isIntOrFloat() ? std::max(1u, elem.getIntOrFloatBitWidth() / 8) : 8);
+  if (bytes < std::numeric_limits<int64_t>::max())
+    return success();
+  if (!reported.insert(type).second)
+    return failure();
+  return op->emitOpError("uses ")
+         << type
+         << ", which holds 2^63 bytes or more: its size does not fit the "
+            "64-bit sizes and strides of "
+         << pipeline
+         << " (they would wrap around); use smaller shapes or dynamic "
+            "dimensions";
+}
+
+/// The checks of the input that are not about an op's dialect: resource
+/// data, expand_shape groups, addressable sizes.
+LogicalResult checkLowerableOp(Operation *op, StringRef pipeline,
+                               llvm::DenseSet<Type> &reportedTypes) {
+  if (failed(checkResourceData(op, pipeline)))
+    return failure();
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op);
+      expand && failed(checkExpandShape(expand, pipeline)))
+    return failure();
+  if (auto expand = dyn_cast<memref::ExpandShapeOp>(op);
+      expand && failed(checkExpandShape(expand, pipeline)))
+    return failure();
+  for (Type t : op->getResultTypes())
+    if (failed(checkAddressable(op, t, pipeline, reportedTypes)))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (BlockArgument arg : block.getArguments())
+        if (failed(
+                checkAddressable(op, arg.getType(), pipeline, reportedTypes)))
+          return failure();
+  return success();
+}
+
 /// Rejects, before anything is lowered, every op that the CPU pipeline has
 /// no pattern for (TOSA is lowered to linalg first), with one located error
-/// per op name that names the op and what to do. Without it such ops stop
-/// one-shot bufferization with upstream's "op was not bufferized", or reach
-/// amp-check-llvm-lowering at the end.
+/// per op name that names the op and what to do, and the inputs it is known
+/// not to handle (checkLowerableOp). Without it such ops stop one-shot
+/// bufferization with upstream's "op was not bufferized", reach
+/// amp-check-llvm-lowering at the end, or crash upstream passes. TOSA ops
+/// left dead by the TOSA conversions (the `tosa.const_shape` of a converted
+/// `tosa.reshape`) are erased first.
 struct CheckLowerableInputPass
     : PassWrapper<CheckLowerableInputPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CheckLowerableInputPass)
+  CheckLowerableInputPass(StringRef pipeline, bool checkDialects)
+      : pipeline(pipeline.str()), checkDialects(checkDialects) {}
   StringRef getName() const override { return "CheckLowerableInput"; }
+  std::string pipeline;
+  bool checkDialects;
   void runOnOperation() override {
     static const llvm::StringSet<> kLowered = {
         "builtin",       "func",   "arith",  "math",
         "linalg",        "tensor", "scf",    "amp",
         "bufferization", "memref", "affine", "cf",
         "llvm",          "index",  "ub",     "vector"};
+    getOperation().walk([&](Operation *op) {
+      if (op->getName().getDialectNamespace() == "tosa" &&
+          isOpTriviallyDead(op))
+        op->erase();
+    });
     llvm::StringSet<> reported;
+    llvm::DenseSet<Type> reportedTypes;
     bool ok = true;
     getOperation().walk([&](Operation *op) {
-      if (kLowered.contains(op->getName().getDialectNamespace()))
+      ok &= succeeded(checkLowerableOp(op, pipeline, reportedTypes));
+      if (!checkDialects ||
+          kLowered.contains(op->getName().getDialectNamespace()))
         return;
       // The data-parallel all-reduces (amp-data-parallel-to-mpi ran first).
       if (isa_and_nonnull<mpi::MPIDialect>(op->getDialect()))
@@ -123,6 +281,12 @@ MixedPrecisionConfig MixedPrecisionOptions::toConfig() const {
 #undef AMP_TO_CONFIG
 #undef AMP_TO_CONFIG_LIST
   return config;
+}
+
+std::unique_ptr<Pass>
+mlir::amp::createCheckLowerableInputPass(StringRef pipeline,
+                                         bool checkDialects) {
+  return std::make_unique<CheckLowerableInputPass>(pipeline, checkDialects);
 }
 
 void mlir::amp::addAutocast(OpPassManager &pm,
@@ -186,7 +350,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalg());
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
-  pm.addPass(std::make_unique<CheckLowerableInputPass>());
+  pm.addPass(createCheckLowerableInputPass("amp-lower-to-llvm",
+                                           /*checkDialects=*/true));
   pm.addPass(createLowerAmpToStandard());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
@@ -195,6 +360,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm) {
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
 
   addBufferizeToOutParams(pm);
+  pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
 
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

@@ -18,10 +18,6 @@ static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }
 
-/// The argument attribute a driver reads for the initial value of an added
-/// state argument (docs/training-step.md).
-static constexpr llvm::StringLiteral kInitialValueAttr = "amp.initial_value";
-
 std::optional<unsigned> StepLayout::argWithRole(ArgRole role) const {
   for (auto [i, r] : llvm::enumerate(argRoles))
     if (r == role)
@@ -343,7 +339,7 @@ llvm::Error BoundStep::run() {
   for (auto &b : results)
     buffers.push_back(b.get());
   if (llvm::Error err =
-          jit->invoke(stepLayout.trainName, descriptorsOf(buffers)))
+          jit->invokeDescriptors(stepLayout.trainName, descriptorsOf(buffers)))
     return err;
   return device.checkCall();
 }
@@ -360,7 +356,8 @@ llvm::Error BoundStep::runEval() {
     buffers.push_back(i == eval.input ? evalInputBuffer.get()
                                       : args[*eval.trainArgOf[i]].get());
   buffers.push_back(logitsBuffer.get());
-  if (llvm::Error err = jit->invoke(eval.name, descriptorsOf(buffers)))
+  if (llvm::Error err =
+          jit->invokeDescriptors(eval.name, descriptorsOf(buffers)))
     return err;
   return device.checkCall();
 }

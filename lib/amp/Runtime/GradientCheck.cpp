@@ -167,7 +167,7 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
   for (auto &r : results)
     descriptors.push_back(r->descriptor());
   auto lossAt = [&]() -> llvm::Expected<double> {
-    if (llvm::Error err = (*jit)->invoke(kCheckedFn, descriptors))
+    if (llvm::Error err = (*jit)->invokeDescriptors(kCheckedFn, descriptors))
       return std::move(err);
     if (llvm::Error err = backend.checkCall())
       return std::move(err);

@@ -121,7 +121,8 @@ JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints) {
   return load(module, entryPoints, Options());
 }
 
-llvm::Error JitModule::invoke(StringRef name, ArrayRef<void *> descriptors) {
+llvm::Error JitModule::invokeDescriptors(StringRef name,
+                                         ArrayRef<void *> descriptors) {
   SmallVector<void *> packed;
   SmallVector<void *> slots(descriptors.begin(), descriptors.end());
   for (void *&slot : slots)
@@ -134,5 +135,5 @@ llvm::Error JitModule::invoke(StringRef name,
   SmallVector<void *> descriptors;
   for (HostTensor *t : argsThenResults)
     descriptors.push_back(t->descriptor());
-  return invoke(name, descriptors);
+  return invokeDescriptors(name, descriptors);
 }

@@ -40,65 +40,32 @@ llvm::Expected<std::unique_ptr<RunLog>> RunLog::create(const TrainOptions &o,
   record->lastProgress = std::chrono::steady_clock::now();
   if (o.csvPath.empty())
     return std::move(record);
-  auto target = classifyOutput(o.csvPath);
-  if (!target)
-    return target.takeError();
-  if (target->mode == OutputTarget::Mode::Direct) {
-    // /dev/stdout, a pipe: written as the run goes.
-    std::error_code ec;
-    record->csv = std::make_unique<llvm::raw_fd_ostream>(o.csvPath, ec);
-    if (ec)
-      return makeError("cannot write '" + o.csvPath + "': " + ec.message());
-  } else {
-    auto tmp = llvm::sys::fs::TempFile::create(target->path + ".tmp-%%%%%%");
-    if (!tmp)
-      return makeError("cannot write '" + o.csvPath +
-                       "': " + llvm::toString(tmp.takeError()));
-    record->csvFile.emplace(std::move(*tmp));
-    record->keepPath = target->path;
-    record->csv = std::make_unique<llvm::raw_fd_ostream>(record->csvFile->FD,
-                                                         /*shouldClose=*/false);
-  }
-  *record->csv << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
-               << (shape.hasUnderflow ? ",underflow_flushed,underflow_total"
-                                      : "")
-               << "\n";
+  // amp/Support/OutputFile: atomic for a regular file (the replaced file's
+  // mode is kept, an unwritable one refused), direct for /dev/stdout or a
+  // pipe.
+  auto csv = OutputFile::open(o.csvPath, ".tmp");
+  if (!csv)
+    return csv.takeError();
+  record->csv = std::move(*csv);
+  record->csv->os() << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
+                    << (shape.hasUnderflow
+                            ? ",underflow_flushed,underflow_total"
+                            : "")
+                    << "\n";
   return std::move(record);
 }
 
 RunLog::~RunLog() {
-  csv.reset();
-  if (csvFile)
-    llvm::consumeError(csvFile->discard());
+  if (csv)
+    csv->discard();
 }
 
 llvm::Error RunLog::publish() {
-  if (csv && !csvFile) { // written directly
-    csv->flush();
-    std::error_code ec = csv->error();
-    csv->clear_error();
-    csv.reset();
-    if (ec)
-      return makeError("cannot write '" + options.csvPath +
-                       "': " + ec.message());
+  if (!csv)
     return llvm::Error::success();
-  }
-  if (!csvFile)
-    return llvm::Error::success();
-  csv->flush();
-  std::error_code ec = csv->error();
-  csv->clear_error();
+  llvm::Error done = csv->commit();
   csv.reset();
-  llvm::Error done = ec ? csvFile->discard() : csvFile->keep(keepPath);
-  csvFile.reset();
-  if (ec) {
-    llvm::consumeError(std::move(done));
-    return makeError("cannot write '" + options.csvPath + "': " + ec.message());
-  }
-  if (done)
-    return makeError("cannot write '" + options.csvPath +
-                     "': " + llvm::toString(std::move(done)));
-  return llvm::Error::success();
+  return done;
 }
 
 void RunLog::beginEpoch(int e) {
@@ -122,12 +89,13 @@ llvm::Error RunLog::record(const StepRecord &step) {
     ++lossCount;
   }
   if (csv) {
-    *csv << result.name << "," << result.steps << "," << step.epoch << ","
-         << formatExact(step.loss) << "," << formatExact(step.scaleUsed) << ","
-         << (step.foundInf ? 1 : 0) << "," << llvm::format("%.4f", step.ms);
+    llvm::raw_ostream &out = csv->os();
+    out << result.name << "," << result.steps << "," << step.epoch << ","
+        << formatExact(step.loss) << "," << formatExact(step.scaleUsed) << ","
+        << (step.foundInf ? 1 : 0) << "," << llvm::format("%.4f", step.ms);
     if (shape.hasUnderflow)
-      *csv << "," << step.underflowFlushed << "," << step.underflowTotal;
-    *csv << "\n";
+      out << "," << step.underflowFlushed << "," << step.underflowTotal;
+    out << "\n";
   }
   // The stop rules (shared REFERENCE.md, "scale collapse"): stop, say why,
   // fail the run.

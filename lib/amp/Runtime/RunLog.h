@@ -13,6 +13,7 @@
 #define AMP_RUNTIME_RUNLOG_H
 
 #include "amp/Runtime/Trainer.h"
+#include "amp/Support/OutputFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -89,9 +90,7 @@ private:
   RunResult &result;
   RunShape shape;
   llvm::raw_ostream &log;
-  std::optional<llvm::sys::fs::TempFile> csvFile; ///< atomic CSV only
-  std::string keepPath; ///< what csvFile replaces (symbolic links resolved)
-  std::unique_ptr<llvm::raw_fd_ostream> csv;
+  std::unique_ptr<OutputFile> csv; ///< until published or discarded
   int epoch = 0;
   double lossSum = 0, msTotal = 0;
   int64_t lossCount = 0, skippedThisEpoch = 0;

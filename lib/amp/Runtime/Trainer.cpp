@@ -8,6 +8,7 @@
 #include "amp/Runtime/Batches.h"
 #include "amp/Runtime/BoundStep.h"
 #include "amp/Support/Diagnostics.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -59,6 +60,13 @@ static llvm::Error checkOptions(const TrainOptions &o) {
   if (o.maxStepsPerEpoch < 0)
     return makeError("max-steps=" + llvm::Twine(o.maxStepsPerEpoch) +
                      ": must be >= 0 (0: every batch)");
+  if (!o.extraPasses.empty()) {
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    OpPassManager pm("builtin.module");
+    if (failed(parsePassPipeline(o.extraPasses, pm, os)))
+      return makeError("extra passes '" + o.extraPasses + "': " + why);
+  }
   return llvm::Error::success();
 }
 
@@ -298,8 +306,11 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
             if (dp)
               pm.addPass(createDataParallel(
                   dataParallelPass(*dp, o.rewrite.precision)));
+            if (!o.extraPasses.empty()) // checked by planRun
+              (void)parsePassPipeline(o.extraPasses, pm);
           },
-          "amp-mixed-precision"))
+          o.extraPasses.empty() ? "amp-mixed-precision"
+                                : "amp-mixed-precision, " + o.extraPasses))
     return std::move(err);
   if (dp)
     provideTestInjectionHook();

@@ -2,6 +2,8 @@
 
 #include "amp/Support/Diagnostics.h"
 
+#include "amp/Support/CrashContainment.h"
+
 #include "mlir/IR/Operation.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,7 +69,7 @@ LogicalResult mlir::amp::runCollectingDiagnostics(PassManager &pm,
                                                   Operation *op,
                                                   std::string &diagnostics) {
   DiagnosticCollector collector(op->getContext());
-  LogicalResult result = pm.run(op);
+  LogicalResult result = runWithCrashContainment(pm, op);
   diagnostics += collector.text();
   return result;
 }
@@ -79,7 +81,7 @@ mlir::amp::runPipeline(Operation *module,
   PassManager pm(module->getContext(), module->getName().getStringRef());
   build(pm);
   DiagnosticCollector collector(module->getContext());
-  if (failed(pm.run(module)))
+  if (failed(runWithCrashContainment(pm, module)))
     return collector.makeError(what + " failed");
   return llvm::Error::success();
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/PrecisionPolicy.h"
+#include "amp/Support/Counts.h"
 #include "amp/Transforms/Passes.h"
 
 #include "AutocastReport.h"
@@ -18,6 +19,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 
@@ -35,23 +38,16 @@ bool isF32Tensor(Type t) {
   return isa<RankedTensorType>(t) && getElementTypeOrSelf(t).isF32();
 }
 
-int64_t staticElements(Type type) {
-  auto shaped = cast<ShapedType>(type);
-  int64_t n = 1;
-  for (int64_t d : shaped.getShape())
-    n *= ShapedType::isDynamic(d) ? 1 : d;
-  return n;
-}
+/// Rounds f32 constant values to `low` at compile time and warns (located
+/// at `loc`, once per kind) when a value overflows to inf or a nonzero value
+/// flushes to zero (IEEE binary16: largest finite 65504, smallest subnormal
+/// 2^-24; REFERENCE.md). Shared by dense and resource constants.
+class ConstantNarrowing {
+public:
+  explicit ConstantNarrowing(FloatType low) : low(low) {}
 
-/// Converts an f32 constant to `low` at compile time; warns (located at
-/// `loc`) once when a value overflows to inf or a nonzero value flushes to
-/// zero (IEEE binary16: largest finite 65504, smallest subnormal 2^-24;
-/// REFERENCE.md).
-DenseElementsAttr convertConstant(DenseFPElementsAttr attr, FloatType low,
-                                  Location loc) {
-  bool overflow = false, flush = false;
-  double firstOverflow = 0, firstFlush = 0;
-  DenseElementsAttr converted = attr.mapValues(low, [&](const APFloat &value) {
+  /// The bits of `value` rounded to `low` (nearest, ties to even).
+  APInt round(const APFloat &value) {
     APFloat v = value;
     bool lost = false;
     v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
@@ -64,17 +60,71 @@ DenseElementsAttr convertConstant(DenseFPElementsAttr attr, FloatType low,
       firstFlush = value.convertToDouble();
     }
     return v.bitcastToAPInt();
-  });
-  if (overflow)
-    emitWarning(loc) << "amp-autocast: constant value " << firstOverflow
-                     << " overflows " << low
-                     << " and becomes inf (largest finite f16: 65504); keep "
-                        "its users f32 with deny=<op name> if that matters";
-  if (flush)
-    emitWarning(loc) << "amp-autocast: constant value " << firstFlush
-                     << " flushes to zero in " << low
-                     << " (smallest f16 subnormal: 2^-24 ~ 5.96e-8)";
+  }
+
+  void warn(Location loc) const {
+    if (overflow)
+      emitWarning(loc) << "amp-autocast: constant value " << firstOverflow
+                       << " overflows " << low
+                       << " and becomes inf (largest finite f16: 65504); keep "
+                          "its users f32 with deny=<op name> if that matters";
+    if (flush)
+      emitWarning(loc) << "amp-autocast: constant value " << firstFlush
+                       << " flushes to zero in " << low
+                       << " (smallest f16 subnormal: 2^-24 ~ 5.96e-8)";
+  }
+
+private:
+  FloatType low;
+  bool overflow = false, flush = false;
+  double firstOverflow = 0, firstFlush = 0;
+};
+
+/// Converts an f32 dense constant to `low` at compile time, with the
+/// warnings of ConstantNarrowing.
+DenseElementsAttr convertConstant(DenseFPElementsAttr attr, FloatType low,
+                                  Location loc) {
+  ConstantNarrowing narrowing(low);
+  DenseElementsAttr converted = attr.mapValues(
+      low, [&](const APFloat &value) { return narrowing.round(value); });
+  narrowing.warn(loc);
   return converted;
+}
+
+/// The f32 data of a `dense_resource` constant, if its blob is present and
+/// holds exactly one f32 per element (torch-mlir's weights: little-endian
+/// f32 after the blob's alignment header, which the parser strips). Empty
+/// for `dense_resource<__elided__>` (printed without its data) and for a
+/// blob of the wrong size.
+std::optional<ArrayRef<float>> resourceData(DenseResourceElementsAttr attr) {
+  AsmResourceBlob *blob = attr.getRawHandle().getBlob();
+  if (!blob || !attr.getElementType().isF32())
+    return std::nullopt;
+  ArrayRef<char> bytes = blob->getData();
+  if (bytes.size() != size_t(attr.getNumElements()) * sizeof(float))
+    return std::nullopt;
+  return blob->getDataAs<float>();
+}
+
+/// The `low` version of an f32 `dense_resource` constant with data: a new
+/// blob of 16-bit values (a new resource named after the old one), with the
+/// warnings of ConstantNarrowing.
+DenseResourceElementsAttr convertResource(DenseResourceElementsAttr attr,
+                                          ArrayRef<float> data, FloatType low,
+                                          Location loc) {
+  ConstantNarrowing narrowing(low);
+  std::vector<uint16_t> bits;
+  bits.reserve(data.size());
+  for (float f : data)
+    bits.push_back(
+        static_cast<uint16_t>(narrowing.round(APFloat(f)).getZExtValue()));
+  narrowing.warn(loc);
+  std::string name =
+      (attr.getRawHandle().getKey() + "_" + (low.isF16() ? "f16" : "bf16"))
+          .str();
+  return DenseResourceElementsAttr::get(
+      attr.getType().clone(low), name,
+      HeapAsmResourceBlob::allocateAndCopyInferAlign<uint16_t>(bits));
 }
 
 /// Applies an AutocastPlan: materializes the low / f32 version of values
@@ -167,18 +217,17 @@ private:
       result = tensor::EmptyOp::create(rewriter, def->getLoc(), lowType,
                                        empty.getDynamicSizes());
       maybeDead.push_back(def);
-    } else if (def && def->hasTrait<OpTrait::ConstantLike>() &&
-               def->getNumResults() == 1 && constantAttr(def)) {
+    } else if (Attribute converted = convertedConstant(def, lowType)) {
       rewriter.setInsertionPointAfter(def);
-      StringAttr name = constantAttr(def);
-      auto attr = cast<DenseFPElementsAttr>(def->getAttr(name));
       Operation *clone = rewriter.clone(*def);
-      clone->setAttr(name, convertConstant(attr, low, def->getLoc()));
+      clone->setAttr(constantAttr(def), converted);
       clone->getResult(0).setType(lowType);
       result = clone->getResult(0);
       maybeDead.push_back(def);
       ++counts.constants;
     } else {
+      // Any other value, also a resource constant without data
+      // (dense_resource<__elided__>): the f32 value, rounded once.
       if (auto arg = dyn_cast<BlockArgument>(value))
         rewriter.setInsertionPointToStart(arg.getOwner());
       else
@@ -186,7 +235,9 @@ private:
       result =
           arith::TruncFOp::create(rewriter, value.getLoc(), lowType, value);
       ++counts.casts;
-      counts.lowBytes += staticElements(lowType) * (low.getWidth() / 8);
+      counts.lowBytes = saturatingAdd(
+          counts.lowBytes,
+          saturatingMul(staticElementCount(lowType), low.getWidth() / 8));
     }
     return lowOf[value] = result;
   }
@@ -231,12 +282,31 @@ private:
     return wideOf[value] = result;
   }
 
-  /// The name of the dense f32 elements attribute of a constant-like op.
+  /// The name of the f32 elements attribute (dense or dense_resource) of a
+  /// constant-like op with one result.
   static StringAttr constantAttr(Operation *op) {
+    if (!op || !op->hasTrait<OpTrait::ConstantLike>() ||
+        op->getNumResults() != 1)
+      return {};
     for (NamedAttribute a : op->getAttrs())
-      if (auto dense = dyn_cast<DenseFPElementsAttr>(a.getValue());
-          dense && dense.getElementType().isF32())
+      if (isa<DenseFPElementsAttr, DenseResourceElementsAttr>(a.getValue()) &&
+          cast<ElementsAttr>(a.getValue()).getElementType().isF32())
         return a.getName();
+    return {};
+  }
+
+  /// The value of constant `def` rounded to `lowType` at compile time, or
+  /// null when it cannot be (not a constant, or a resource without data).
+  Attribute convertedConstant(Operation *def, RankedTensorType lowType) {
+    StringAttr name = constantAttr(def);
+    if (!name)
+      return {};
+    Attribute attr = def->getAttr(name);
+    if (auto dense = dyn_cast<DenseFPElementsAttr>(attr))
+      return convertConstant(dense, low, def->getLoc());
+    auto resource = cast<DenseResourceElementsAttr>(attr);
+    if (std::optional<ArrayRef<float>> data = resourceData(resource))
+      return convertResource(resource, *data, low, def->getLoc());
     return {};
   }
 
@@ -326,7 +396,9 @@ private:
           auto type = cast<RankedTensorType>(result.getType()).clone(low);
           result.setType(type);
           retyped.insert(result);
-          counts.lowBytes += staticElements(type) * (low.getWidth() / 8);
+          counts.lowBytes = saturatingAdd(
+              counts.lowBytes,
+              saturatingMul(staticElementCount(type), low.getWidth() / 8));
         }
     });
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
@@ -489,6 +561,26 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
                         ? FloatType(Float16Type::get(ctx))
                         : FloatType(BFloat16Type::get(ctx));
 
+    // A step that is already autocast to the other 16-bit type would keep
+    // its low ops in that type (they are "already low"), and loss scaling
+    // (auto: none for bf16) would then be off for f16 contractions.
+    if (ExistingNarrowing done = findExistingNarrowing(getOperation());
+        done && done.lowType != low) {
+      StringRef doneName = done.lowType.isF16() ? "f16" : "bf16";
+      InFlightDiagnostic diag =
+          done.cast->emitError()
+          << "amp-autocast: precision=" << stringifyPrecision(precision)
+          << ", but the input is already narrowed to " << doneName
+          << " (this cast feeds '" << done.user->getName()
+          << "'); autocast would keep those ops in " << doneName
+          << " and loss scaling would not be chosen for "
+             "them: autocast the fp32 step instead, or "
+             "use precision="
+          << doneName;
+      diag.attachNote(done.user->getLoc()) << "read here";
+      return signalPassFailure();
+    }
+
     AutocastPlanOptions options;
     for (const std::string &name : allowOps)
       if (failed(checkOpName("allow", name)))
@@ -533,7 +625,8 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
         bool unknown =
             d.policy.cls == PrecisionClass::Unknown && onFloatTensors(op);
         if (unknown || keptAllow)
-          op->emitRemark() << "autocast: '" << op->getName() << "' " << d.rule;
+          emitAutocastRemark(op)
+              << "autocast: '" << op->getName() << "' " << d.rule;
       }
     }
 
@@ -557,18 +650,19 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
     numSignatures = applier.counts.signatures;
 
     // Only the retyped ops can have become invalid: verify those (with
-    // their bodies) and name the culprit, instead of the whole module.
+    // their bodies) and name each culprit, located at it.
     bool invalid = false;
     for (Operation *op : plan.order)
-      if (plan.choiceOf(op) == OpPrecisionChoice::Low)
-        invalid |= failed(verify(op));
-    if (invalid) {
-      emitError(getOperation().getLoc(),
-                "amp-autocast: the rewritten IR does not verify (an op "
-                "painted low does not accept low-precision types); name it "
-                "in deny= to keep it f32");
+      if (plan.choiceOf(op) == OpPrecisionChoice::Low && failed(verify(op))) {
+        invalid = true;
+        emitError(op->getLoc())
+            << "amp-autocast: '" << op->getName() << "' painted "
+            << stringifyPrecision(precision)
+            << " does not verify with low-precision types (error above); "
+               "name it in deny= to keep it f32";
+      }
+    if (invalid)
       return signalPassFailure();
-    }
     if (!reportFile.empty() &&
         failed(writeReport(report, reportFile, getOperation().getLoc())))
       return signalPassFailure();

@@ -2,6 +2,7 @@
 
 #include "AutocastReport.h"
 
+#include "amp/Support/Counts.h"
 #include "amp/Support/OutputFile.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -9,6 +10,7 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -55,12 +57,12 @@ AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
     e.rule = d.rule;
     e.flops = estimateFlops(op);
     report.ops.push_back(e);
-    report.flopsTotal += e.flops;
+    report.flopsTotal = saturatingAdd(report.flopsTotal, e.flops);
     if (d.choice == OpPrecisionChoice::Low ||
         d.choice == OpPrecisionChoice::Mixed)
-      report.flopsLow += e.flops;
+      report.flopsLow = saturatingAdd(report.flopsLow, e.flops);
     if (d.policy.cls == PrecisionClass::Allow) {
-      report.naiveFlopsLow += e.flops;
+      report.naiveFlopsLow = saturatingAdd(report.naiveFlopsLow, e.flops);
       auto dps = dyn_cast<DestinationStyleOpInterface>(op);
       for (OpOperand &use : op->getOpOperands())
         if (isFloatTensor(use.get().getType()) &&
@@ -89,12 +91,29 @@ AutocastReport mlir::amp::summarizePlan(const AutocastPlan &plan,
   return report;
 }
 
+InFlightDiagnostic mlir::amp::emitAutocastRemark(Operation *op) {
+  InFlightDiagnostic diag = emitRemark(op->getLoc());
+  // Operation::emitRemark would print the whole op after every remark (the
+  // context's default); only an explicit -mlir-print-op-on-diagnostic asks
+  // for that.
+  static const llvm::cl::Option *printOp =
+      llvm::cl::getRegisteredOptions().lookup("mlir-print-op-on-diagnostic");
+  if (printOp && printOp->getNumOccurrences() > 0 &&
+      op->getContext()->shouldPrintOpOnDiagnostic())
+    diag.attachNote(op->getLoc())
+        .append("see current operation: ")
+        .appendOp(*op, OpPrintingFlags().printGenericOpForm());
+  return diag;
+}
+
 void mlir::amp::emitPlanRemarks(const AutocastPlan &plan) {
   for (Operation *op : plan.order) {
     const OpDecision &d = plan.decisions.lookup(op);
-    op->emitRemark() << "autocast: " << stringifyPrecisionClass(d.policy.cls)
-                     << " (" << d.policy.reason << "); "
-                     << stringifyPrecisionChoice(d.choice) << ": " << d.rule;
+    emitAutocastRemark(op) << "autocast: "
+                           << stringifyPrecisionClass(d.policy.cls) << " ("
+                           << d.policy.reason << "); "
+                           << stringifyPrecisionChoice(d.choice) << ": "
+                           << d.rule << "; op '" << op->getName() << "'";
   }
 }
 
@@ -143,47 +162,13 @@ static llvm::json::Value toJson(const AutocastReport &r) {
 
 LogicalResult mlir::amp::writeReport(const AutocastReport &report,
                                      StringRef path, Location loc) {
-  auto target = classifyOutput(path);
-  if (!target)
+  auto file = OutputFile::open(path, ".tmp");
+  if (!file)
     return emitError(loc) << "amp-autocast: report: "
-                          << llvm::toString(target.takeError());
-  if (target->mode == OutputTarget::Mode::Direct) {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(path, ec);
-    if (!ec)
-      os << llvm::formatv("{0:2}", toJson(report)) << "\n";
-    os.close();
-    if (ec || os.has_error()) {
-      std::string msg = ec ? ec.message() : os.error().message();
-      os.clear_error();
-      return emitError(loc) << "amp-autocast: cannot write the report '" << path
-                            << "': " << msg;
-    }
-    return success();
-  }
-  llvm::SmallString<128> tmp;
-  int fd = -1;
-  llvm::SmallString<128> model(target->path);
-  model += ".tmp-%%%%%%";
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(model, fd, tmp))
-    return emitError(loc) << "amp-autocast: cannot create the report next to '"
-                          << path << "': " << ec.message();
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << llvm::formatv("{0:2}", toJson(report)) << "\n";
-    os.close();
-    if (os.has_error()) {
-      std::string msg = os.error().message();
-      os.clear_error();
-      llvm::sys::fs::remove(tmp);
-      return emitError(loc) << "amp-autocast: cannot write the report '" << path
-                            << "': " << msg;
-    }
-  }
-  if (std::error_code ec = llvm::sys::fs::rename(tmp, target->path)) {
-    llvm::sys::fs::remove(tmp);
-    return emitError(loc) << "amp-autocast: cannot write the report '" << path
-                          << "': " << ec.message();
-  }
+                          << llvm::toString(file.takeError());
+  (*file)->os() << llvm::formatv("{0:2}", toJson(report)) << "\n";
+  if (llvm::Error err = (*file)->commit())
+    return emitError(loc) << "amp-autocast: report: "
+                          << llvm::toString(std::move(err));
   return success();
 }

@@ -12,6 +12,7 @@
 
 #include "amp/Analysis/PrecisionPolicy.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
 #include "mlir/Support/LLVM.h"
 
@@ -54,8 +55,14 @@ struct AutocastReport {
 AutocastReport summarizePlan(const AutocastPlan &plan,
                              llvm::StringRef precision, bool withEntries);
 
-/// One remark per planned op: class, reason, precision and rule.
+/// One remark per planned op: class, reason, precision, rule and the op's
+/// name, located at the op.
 void emitPlanRemarks(const AutocastPlan &plan);
+
+/// A remark located at `op` that, unlike Operation::emitRemark, does not
+/// print the whole op (the MLIR context prints it by default): that only
+/// happens when the command line has -mlir-print-op-on-diagnostic.
+InFlightDiagnostic emitAutocastRemark(Operation *op);
 
 /// Writes `report` as JSON to `path` via a temporary file in the same
 /// directory and a rename, so readers never see half a file. Emits a

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Transforms/Passes.h"
 
@@ -50,14 +51,19 @@ static Value scalarTensor(OpBuilder &b, Location loc, Value scalar) {
       b, loc, RankedTensorType::get({}, scalar.getType()), scalar);
 }
 
+/// `amp.role` (and `amp.updates` on a result, `amp.initial_value` on an
+/// added state argument: the value a driver feeds it at the first step).
 static DictionaryAttr roleAttrs(MLIRContext *ctx, StringRef role,
-                                std::optional<unsigned> updates) {
+                                std::optional<unsigned> updates,
+                                Attribute initialValue = {}) {
   SmallVector<NamedAttribute> attrs;
   Builder b(ctx);
   attrs.push_back(b.getNamedAttr(kRoleAttr, b.getStringAttr(role)));
   if (updates)
     attrs.push_back(
         b.getNamedAttr(kUpdatesAttr, b.getI64IntegerAttr(*updates)));
+  if (initialValue)
+    attrs.push_back(b.getNamedAttr(kInitialValueAttr, initialValue));
   return b.getDictionaryAttr(attrs);
 }
 
@@ -104,17 +110,26 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
   // f32, the counters in i32. Appended in this order:
   // dynamic: loss_scale, growth_tracker, hysteresis_tracker,
   // consecutive_skips; static: consecutive_skips.
-  auto appendArg = [&](Type type, StringRef role) -> FailureOr<unsigned> {
+  // Each carries its initial value (`amp.initial_value`): the loss scale
+  // starts at init-scale, the counters at 0. The IR itself never reads it;
+  // a driver feeds it at the first step (docs/training-step.md).
+  auto appendArg = [&](Type type, StringRef role,
+                       Attribute initial) -> FailureOr<unsigned> {
     unsigned idx = func.getNumArguments();
-    if (failed(func.insertArgument(idx, type,
-                                   roleAttrs(ctx, role, std::nullopt), loc)))
+    if (failed(func.insertArgument(
+            idx, type, roleAttrs(ctx, role, std::nullopt, initial), loc)))
       return emitError(func.getLoc(), "cannot add the ") << role << " argument";
     return idx;
   };
+  Attribute zeroCount = rewriter.getI32IntegerAttr(0);
   if (cfg.mode == ScaleMode::Dynamic) {
-    FailureOr<unsigned> sArg = appendArg(f32Tensor, "loss_scale");
-    FailureOr<unsigned> tArg = appendArg(i32Tensor, "growth_tracker");
-    FailureOr<unsigned> hArg = appendArg(i32Tensor, "hysteresis_tracker");
+    FailureOr<unsigned> sArg =
+        appendArg(f32Tensor, "loss_scale",
+                  rewriter.getF32FloatAttr(static_cast<float>(cfg.initScale)));
+    FailureOr<unsigned> tArg =
+        appendArg(i32Tensor, "growth_tracker", zeroCount);
+    FailureOr<unsigned> hArg =
+        appendArg(i32Tensor, "hysteresis_tracker", zeroCount);
     if (failed(sArg) || failed(tArg) || failed(hArg))
       return failure();
     scaleArg = *sArg;
@@ -143,7 +158,8 @@ static LogicalResult scaleStep(func::FuncOp func, const ScalingConfig &cfg) {
                                static_cast<float>(1.0 / cfg.initScale)));
   }
 
-  FailureOr<unsigned> skipsArg = appendArg(i32Tensor, "consecutive_skips");
+  FailureOr<unsigned> skipsArg =
+      appendArg(i32Tensor, "consecutive_skips", zeroCount);
   if (failed(skipsArg))
     return failure();
   Value consecutiveSkips = func.getArgument(*skipsArg);
@@ -284,6 +300,23 @@ namespace {
 struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
   using LossScalingBase::LossScalingBase;
 
+  /// auto resolved to no loss scaling (precision bf16 or f32), but the step
+  /// already computes contractions in f16 (it was autocast to f16 before):
+  /// those gradients can underflow and nothing scales them.
+  void warnIfAlreadyF16(ModuleOp module) {
+    ExistingNarrowing done = findExistingNarrowing(module);
+    if (!done || !done.lowType.isF16())
+      return;
+    done.cast->emitWarning()
+        << "amp-loss-scaling: loss-scale=auto with precision="
+        << stringifyPrecision(precision)
+        << " picks no loss scaling, but this step already feeds '"
+        << done.user->getName()
+        << "' f16 values (it was autocast to f16): f16 gradients can "
+           "underflow; use precision=f16 (auto: dynamic) or "
+           "loss-scale=dynamic";
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     ScalingConfig cfg{ScaleMode::None, initScale,  growthInterval, growthFactor,
@@ -316,6 +349,8 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
       cfg.mode = ScaleMode::None;
       break;
     }
+    if (mode == LossScaleMode::Auto && cfg.mode == ScaleMode::None)
+      warnIfAlreadyF16(module);
     if (cfg.mode == ScaleMode::None)
       return;
     bool any = false;

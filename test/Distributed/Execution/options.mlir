@@ -1,9 +1,9 @@
 // The data-parallel options change no numbers they should not.
 //
 // One rank (--data-parallel=on without mpirun: MPI_Init as a singleton):
-// the rewrite divides by 1, sums over one rank and adds -0.0, so every loss
-// is bit-identical to a run without data parallelism, with and without
-// loss scaling.
+// the rewrite divides by 1, sums over one rank and multiplies by 1.0, so
+// every loss is bit-identical to a run without data parallelism, with and
+// without loss scaling.
 // RUN: env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data-parallel=on --run=f32,f16+dynamic --max-steps=10 --progress=false --csv=%t.one | FileCheck %s --check-prefix=ONE
 // ONE: amp-run: data-parallel over 1 rank (MPI), global batch 128 = 1 x 128
 // RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32,f16+dynamic --max-steps=10 --progress=false --csv=%t.plain > /dev/null
