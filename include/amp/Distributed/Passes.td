@@ -121,14 +121,21 @@ def DataParallelToMPI : Pass<"amp-data-parallel-to-mpi", "ModuleOp"> {
     `shard.grid` (what `amp-data-parallel` creates) becomes
 
         %send = bufferization.to_buffer %in read_only
-        %recv = memref.alloc()
+        %recv = memref.get_global @amp_dp_recv
         mpi.allreduce(%send, %recv, MPI_SUM, %comm_world)
-        %out = bufferization.to_tensor %recv restrict
+        %out = bufferization.to_tensor %recv restrict writable
 
     with one `mpi.comm_world` per function; the grids are then erased.
-    This is where the reduced tensors become buffers: bufferization keeps
-    the send buffer as the gradient's own (or the bucket's) and the receive
-    buffer is freed after its last use. Upstream `convert-shard-to-mpi`
+    This is where the reduced tensors become buffers. The receive buffer
+    is a module-level `memref.global` (64-byte aligned, one per
+    all-reduce), and so is the send buffer when the input is written into
+    a `tensor.empty` of its type (the bucket, a gradient's share: that
+    `tensor.empty` is replaced by the global); otherwise bufferization
+    keeps the input's own buffer. Allocated once and reused by every call,
+    they cost no allocation and no first touch of fresh pages per step; a
+    reduced value is overwritten by the next call (a caller that keeps a
+    returned one must copy it, as `buffer-results-to-out-params` does), and
+    calls must not overlap. Upstream `convert-shard-to-mpi`
     (LLVM 22) would split a new communicator (MPI_Comm_split, a collective
     that is never freed) for every all-reduce on every step, and its
     MPI_Comm_split lowering stores Open MPI's pointer-sized communicator in

@@ -2,9 +2,10 @@
 //
 // The data-parallel all-reduces (`shard.all_reduce` over the one axis of a
 // 1-D grid, as amp-data-parallel creates them) to upstream `mpi.allreduce`
-// on MPI_COMM_WORLD, before bufferization: the input's buffer is sent, a
-// fresh buffer receives. MPIToLLVM (through convert-to-llvm) then emits the
-// MPI_Allreduce call for the ABI of the module's DLTI entry.
+// on MPI_COMM_WORLD, before bufferization: the input's buffer is sent (a
+// module-level buffer when the input is built in a tensor.empty), another
+// module-level buffer receives. MPIToLLVM (through convert-to-llvm) then emits
+// the MPI_Allreduce call for the ABI of the module's DLTI entry.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +104,39 @@ void mlir::amp::registerMPIMemoryEffects(DialectRegistry &registry) {
   });
 }
 
+/// The tensor.empty whose buffer `v` is written into, through destinations
+/// (insert_slice's, a destination-style op's init), if any.
+static tensor::EmptyOp destinationRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto empty = dyn_cast<tensor::EmptyOp>(def))
+      return empty;
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(def))
+      v = insert.getDest();
+    else if (auto dps = dyn_cast<DestinationStyleOpInterface>(def);
+             dps && dps.getNumDpsInits() == 1)
+      v = dps.getDpsInits()[0];
+    else
+      return {};
+  }
+  return {};
+}
+
+/// A module-level buffer of `type`, allocated once and reused by every
+/// call (a `memref.global` named `name`, made unique): no allocation and no
+/// fresh pages to fault in per step.
+static Value persistentBuffer(OpBuilder &b, Location loc, ModuleOp module,
+                              StringRef name, MemRefType type) {
+  // Built detached, then inserted by the symbol table, which renames it
+  // (amp_dp_recv_0, ...) when the name is taken.
+  OpBuilder detached(b.getContext());
+  auto global = memref::GlobalOp::create(
+      detached, loc, name, detached.getStringAttr("private"), type,
+      detached.getUnitAttr(), /*constant=*/false,
+      detached.getI64IntegerAttr(64));
+  SymbolTable(module).insert(global, module.getBody()->begin());
+  return memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+}
+
 namespace {
 struct DataParallelToMPIPass
     : amp::impl::DataParallelToMPIBase<DataParallelToMPIPass> {
@@ -133,10 +167,24 @@ struct DataParallelToMPIPass
       Location loc = op.getLoc();
       auto type = cast<RankedTensorType>(op.getInput().getType());
       auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+      // The buffer the input is written into (a bucket, a gradient's
+      // share) and the one that receives persist across calls.
+      if (tensor::EmptyOp root = destinationRoot(op.getInput());
+          root && root.getType() == type) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(root);
+        Value buffer = persistentBuffer(b, root.getLoc(), module, "amp_dp_send",
+                                        bufferType);
+        Value persistent = bufferization::ToTensorOp::create(
+            b, root.getLoc(), type, buffer, /*restrict=*/true,
+            /*writable=*/true);
+        root.getResult().replaceAllUsesWith(persistent);
+        root.erase();
+      }
       Value send =
           bufferization::ToBufferOp::create(b, loc, bufferType, op.getInput(),
                                             /*read_only=*/true);
-      Value recv = memref::AllocOp::create(b, loc, bufferType);
+      Value recv = persistentBuffer(b, loc, module, "amp_dp_recv", bufferType);
       mpi::AllReduceOp::create(b, loc, TypeRange{}, send, recv,
                                *mpiReduction(op.getReduction()), comm);
       Value result = bufferization::ToTensorOp::create(b, loc, type, recv,
