@@ -5,14 +5,15 @@
 # clang-format-22 (scripts/check-format.sh), Google Benchmark and OpenBLAS
 # (benchmarks/), clang's sanitizer and libFuzzer runtimes
 # (scripts/sanitize.sh), lld and the zstd headers (the static-LLVM bundle of
-# scripts/gpu-bundle.sh).
+# scripts/gpu-bundle.sh), Open MPI (data-parallel training, mpirun -np N
+# amp-run: docs/distributed.md).
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
   gnuplot-nox clang-format-22 git libbenchmark-dev libopenblas-dev
-  libclang-rt-22-dev lld libzstd-dev
+  libclang-rt-22-dev lld libzstd-dev openmpi-bin libopenmpi-dev
 )
 missing=()
 for p in "${packages[@]}"; do
