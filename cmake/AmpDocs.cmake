@@ -43,7 +43,8 @@ set(rooms
   "Autodiff|Reverse-mode automatic differentiation (Autodiff/Passes.td)"
   "Conversion|Shared by both lowerings (Conversion/Passes.td)"
   "CPU|CPU lowering, amp-lower-to-llvm (CPU/Passes.td)"
-  "GPU|GPU lowering, amp-lower-to-nvvm (GPU/Passes.td)")
+  "GPU|GPU lowering, amp-lower-to-nvvm (GPU/Passes.td)"
+  "Distributed|Data parallelism over MPI (Distributed/Passes.td)")
 set(passes "")
 foreach(room IN LISTS rooms)
   string(REPLACE "|" ";" parts "${room}")

@@ -14,15 +14,25 @@ mkdir -p "$build/bench"
 rows="$build/bench/rows.txt"
 : > "$rows"
 status=0
-for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training amp-bench-autocast amp-bench-cpu-step; do
+for bench in amp-bench-compile-time amp-bench-fused-check amp-bench-training amp-bench-autocast amp-bench-cpu-step amp-bench-data-parallel; do
   exe="$build/bin/$bench"
+  # Data parallelism: 2 ranks under mpirun on this machine (built with MPI).
+  launch=()
+  if [ "$bench" = amp-bench-data-parallel ]; then
+    if [ ! -x "$exe" ]; then
+      echo "bench: $bench skipped (this build has no MPI)"
+      continue
+    fi
+    launch=(mpirun -np 2 --oversubscribe)
+    if [ "$(id -u)" -eq 0 ]; then launch+=(--allow-run-as-root); fi
+  fi
   if [ ! -x "$exe" ]; then
     echo "bench: $exe was not built" >&2
     status=1
     continue
   fi
   echo "bench: running $bench (log: $build/bench/$bench.log)"
-  if ! (cd "$root" && "$exe" > "$build/bench/$bench.log" 2>&1); then
+  if ! (cd "$root" && "${launch[@]}" "$exe" > "$build/bench/$bench.log" 2>&1); then
     echo "bench: $bench failed; see $build/bench/$bench.log" >&2
     status=1
   fi

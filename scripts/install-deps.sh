@@ -6,20 +6,19 @@
 # CPU step's threads, amp-lower-to-llvm threads=), Google Benchmark and
 # OpenBLAS (benchmarks/), clang's sanitizer and libFuzzer runtimes
 # (scripts/sanitize.sh), lld and the zstd headers (the static-LLVM bundle of
-# scripts/gpu-bundle.sh). With --bench (scripts/bench.sh) also Debian's
-# PyTorch, the CPU step's peer in benchmarks/cpu-step (large; the tests do
-# not need it).
+# scripts/gpu-bundle.sh), Open MPI (data-parallel training, mpirun -np N
+# amp-run: docs/distributed.md) and Debian's PyTorch (the gradient oracle of
+# unittests/TrainStep and the CPU step's peer in benchmarks/cpu-step).
+# --bench (scripts/bench.sh) is accepted for compatibility and adds nothing.
 set -euo pipefail
 
 packages=(
   cmake ninja-build clang-22 llvm-22-dev llvm-22-tools libmlir-22-dev
   mlir-22-tools zlib1g-dev libgtest-dev python3 dataset-fashion-mnist
   gnuplot-nox clang-format-22 git libomp-22-dev libbenchmark-dev
-  libopenblas-dev libclang-rt-22-dev lld libzstd-dev
+  libopenblas-dev libclang-rt-22-dev lld libzstd-dev openmpi-bin libopenmpi-dev
+  python3-torch
 )
-if [ "${1:-}" = --bench ]; then
-  packages+=(python3-torch)
-fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

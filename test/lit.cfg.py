@@ -79,3 +79,22 @@ config.substitutions.append(("%fake_cuda_dir", os.path.join(
 # into Debian's uninstrumented mlir-opt-22.
 if getattr(config, "amp_sanitize", "OFF") in ("ON", "1", "TRUE", "True"):
     config.excludes.append("Plugin")
+
+# Data parallelism (docs/distributed.md). `mpi`: the build links MPI and
+# mpirun exists; %mpirun starts ranks on this machine only (loopback,
+# --oversubscribe for more ranks than cores, --allow-run-as-root as root).
+# Without MPI or mpirun the tests that need it are UNSUPPORTED.
+# The sanitizer build's lit run leaves them out (scripts/sanitize.sh; they
+# run in the uninstrumented CTest run, within CI's time budget).
+mpirun = shutil.which("mpirun")
+sanitized = getattr(config, "amp_sanitize", "OFF") in ("ON", "1", "TRUE", "True")
+if (getattr(config, "amp_have_mpi", "OFF") in ("ON", "1", "TRUE") and mpirun
+        and not sanitized):
+    config.available_features.add("mpi")
+    # A rank waiting in a collective yields its core instead of spinning
+    # (the ranks share two cores with the other tests).
+    mpirun_flags = ["--oversubscribe", "--mca", "mpi_yield_when_idle", "1"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        mpirun_flags.append("--allow-run-as-root")
+    config.substitutions.append(
+        ("%mpirun", " ".join([mpirun] + mpirun_flags)))

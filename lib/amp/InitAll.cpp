@@ -7,6 +7,7 @@
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
+#include "amp/Distributed/Passes.h"
 #include "amp/GPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Transforms/Passes.h"
@@ -20,6 +21,7 @@ void mlir::amp::registerAllDialectsAndExtensions(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registry.insert<AmpDialect>();
+  registerMPIMemoryEffects(registry);
   autodiff::registerAutodiffExternalModels(registry);
 }
 
@@ -28,6 +30,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpConversionPasses();
   registerAmpCPUPasses();
   registerAmpGPUPasses();
+  registerAmpDistributedPasses();
   registerAmpAutodiffPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();

@@ -11,6 +11,7 @@
 #include "TestPasses.h"
 #include "amp/InitAll.h"
 #include "amp/Runtime/CudaBackend.h"
+#include "amp/Runtime/DataParallel.h"
 #include "amp/Runtime/GradientCheck.h"
 #include "amp/Runtime/HostTensor.h"
 #include "amp/Runtime/IdxDataset.h"
@@ -32,6 +33,8 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <fcntl.h>
+#include <unistd.h>
 
 #ifndef AMP_VERSION
 #define AMP_VERSION "unknown"
@@ -173,6 +176,51 @@ static cl::opt<bool> tensorCores(
         "output (amp-lower-to-nvvm tensor-cores=)",
         "true")),
     cl::init(true), cl::cat(ampRunCategory));
+
+// Data-parallel training over MPI (docs/distributed.md).
+static cl::opt<std::string> dataParallel(
+    "data-parallel",
+    cl::desc("Data-parallel training over MPI: auto (on when started by "
+             "mpirun with more than one rank), on (MPI_Init even for one "
+             "rank), off (default: auto)"),
+    cl::init("auto"), cl::cat(ampRunCategory));
+static cl::opt<amp::GradientBucketing> dpBucket(
+    "dp-bucket",
+    cl::desc("Data-parallel: gradients in one all-reduce (flat) or one "
+             "all-reduce per gradient (amp-data-parallel bucket=) (default: "
+             "flat)"),
+    cl::values(clEnumValN(amp::GradientBucketing::Flat, "flat",
+                          "one all-reduce over all gradients"),
+               clEnumValN(amp::GradientBucketing::PerGradient, "per-gradient",
+                          "one all-reduce per gradient")),
+    cl::init(amp::GradientBucketing::Flat), cl::cat(ampRunCategory));
+static cl::opt<std::string> dpReducePrecision(
+    "dp-reduce-precision",
+    cl::desc("Data-parallel: reduce gradients in f32, or in the run's low "
+             "precision (low: f16 or bf16; f32 runs stay f32; "
+             "amp-data-parallel reduce-precision=) (default: f32)"),
+    cl::init("f32"), cl::cat(ampRunCategory));
+static cl::opt<double> dpTimeout(
+    "dp-timeout",
+    cl::desc(withDefault("Data-parallel: end the job when no training step "
+                         "finishes within this many seconds (a rank died or "
+                         "hangs before a collective; 0: never)",
+                         "600")),
+    cl::init(600), cl::cat(ampRunCategory));
+static cl::opt<std::string> testInject(
+    "test-inject",
+    cl::desc("Data-parallel test hook: KIND@RANK:STEP with KIND grad-inf "
+             "(+inf in the first gradient), loss-nan (NaN in the loss), fail "
+             "(the rank fails) or hang (the rank stops), on one rank before "
+             "one step (counted over the run) (default: none)"),
+    cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<std::string> dumpState(
+    "dump-state",
+    cl::desc("After each run write the state's digest (one line per "
+             "parameter, optimizer and loss-scale state: FNV-1a 64 of its "
+             "bytes, scalars' values) to P (P.<run> for several runs; "
+             ".rank<R> appended when data-parallel) (default: none)"),
+    cl::init(""), cl::cat(ampRunCategory));
 
 // The rewrite's options, one flag per option of amp-mixed-precision with the
 // same name (amp/Support/MixedPrecisionConfig.h); precision and loss-scale
@@ -322,8 +370,20 @@ static void printTable(const std::vector<RunSeries> &series) {
   llvm::outs().flush();
 }
 
+/// The data-parallel context, once MPI is initialized.
+static runtime::DataParallelContext *dpContext = nullptr;
+
 static int fail(const llvm::Twine &message) {
   llvm::outs().flush();
+  if (dpContext && dpContext->worldSize() > 1) {
+    // One write, so that the ranks' lines do not interleave; then end the
+    // job: the other ranks may wait for this one in a collective.
+    llvm::errs() << ("amp-run (rank " + llvm::Twine(dpContext->rank()) +
+                     "): " + message + "\n")
+                        .str();
+    llvm::errs().flush();
+    dpContext->abort(1);
+  }
   llvm::errs() << "amp-run: " << message << "\n";
   return 1;
 }
@@ -473,6 +533,78 @@ int main(int argc, char **argv) {
   if (device == "cuda" && cpuThreads.getNumOccurrences())
     return fail("--threads is for --device=cpu");
 
+  // 1b. Data parallelism: MPI_Init before anything is loaded, so that every
+  // rank fails or runs alike; ranks other than 0 print nothing on stdout.
+  if (dataParallel != "auto" && dataParallel != "on" && dataParallel != "off")
+    return fail("--data-parallel=" + dataParallel +
+                ": must be auto, on or off");
+  if (dpReducePrecision != "f32" && dpReducePrecision != "low")
+    return fail("--dp-reduce-precision=" + dpReducePrecision +
+                ": must be f32 or low");
+  if (!(dpTimeout >= 0))
+    return fail("--dp-timeout=" + defaultText(dpTimeout.getValue()) +
+                ": must be >= 0");
+  std::optional<int> launched = runtime::launcherWorldSize();
+  bool useMpi = dataParallel == "on" ||
+                (dataParallel == "auto" && launched && *launched > 1);
+  if (dataParallel == "off" && launched && *launched > 1)
+    return fail("started by an MPI launcher with " + llvm::Twine(*launched) +
+                " ranks but --data-parallel=off: every rank would train "
+                "alone; drop the flag, or start one process");
+  runtime::InjectionPlan injection;
+  if (!testInject.empty()) {
+    auto parsed = runtime::parseInjection(testInject);
+    if (!parsed)
+      return fail("--test-inject=" + testInject + ": " +
+                  llvm::toString(parsed.takeError()));
+    if (!useMpi)
+      return fail("--test-inject is a data-parallel test hook: start amp-run "
+                  "with mpirun or pass --data-parallel=on");
+    injection = *parsed;
+  }
+  std::unique_ptr<runtime::DataParallelContext> mpiContext;
+  if (useMpi) {
+    if (device != "cpu")
+      return fail("--device=" + device +
+                  ": data-parallel training runs on the CPU; the GPU path "
+                  "(NCCL or CUDA-aware MPI) is planned in "
+                  "docs/distributed.md");
+    if (checkGradientsFlag)
+      return fail("--check-gradients runs on one process: start it without "
+                  "mpirun");
+    runtime::MpiContextOptions mpiOptions;
+    mpiOptions.stepTimeoutSeconds = dpTimeout;
+    auto created = runtime::createMpiContext(mpiOptions);
+    if (!created)
+      return fail((dataParallel == "on"
+                       ? "--data-parallel=on: "
+                       : "started by mpirun with " + std::to_string(*launched) +
+                             " ranks: ") +
+                  llvm::toString(created.takeError()));
+    mpiContext = std::move(*created);
+    dpContext = mpiContext.get();
+    if (injection.rank >= dpContext->worldSize())
+      return fail("--test-inject=" + testInject + ": there is no rank " +
+                  llvm::Twine(injection.rank) + " of " +
+                  llvm::Twine(dpContext->worldSize()));
+    for (runtime::TrainOptions &o : configs) {
+      runtime::DataParallelRun dp;
+      dp.context = dpContext;
+      dp.bucket = dpBucket;
+      dp.lowPrecisionReduce = dpReducePrecision == "low";
+      dp.injection = injection;
+      o.dataParallel = dp;
+    }
+    if (!dpContext->reports()) {
+      llvm::outs().flush();
+      int null = open("/dev/null", O_WRONLY);
+      if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        close(null);
+      }
+    }
+  }
+
   // 2. The device.
   std::unique_ptr<runtime::Backend> backend;
   if (device == "cuda") {
@@ -508,6 +640,11 @@ int main(int argc, char **argv) {
   }
   for (const std::string &note : plans.front().notes)
     llvm::outs() << "amp-run: note: " << note << "\n";
+  if (dpContext)
+    llvm::outs() << "amp-run: data-parallel over " << dpContext->worldSize()
+                 << (dpContext->worldSize() == 1 ? " rank" : " ranks")
+                 << " (MPI), global batch " << plans[0].globalBatch << " = "
+                 << dpContext->worldSize() << " x " << plans[0].batch << "\n";
 
   // 4. The data, checked against every run before any is trained.
   std::optional<runtime::Dataset> trainSet, testSet;
@@ -578,6 +715,14 @@ int main(int argc, char **argv) {
       if (!csvPath.empty())
         o.csvPath = perRunPath(csvPath, name, ".csv",
                                configs.size() == 1 && seeds == 1);
+      if (!dumpState.empty()) {
+        o.statePath = configs.size() == 1 && seeds == 1
+                          ? dumpState.getValue()
+                          : dumpState + "." + name;
+        if (dpContext)
+          o.statePath += ".rank" + std::to_string(dpContext->rank());
+      }
+
       llvm::outs() << "amp-run: run " << runSpecs[i];
       if (seeds > 1)
         llvm::outs() << " seed " << o.seed;

@@ -23,7 +23,9 @@
 // linalg ops (through their bodies, block arguments taking their operands'
 // degrees, an accumulator initialized to zero adopting its body's), tensor
 // ops that move data (their float operands must agree), scf.for/if (an
-// accumulator of the backward must start at zero or in the backward).
+// accumulator of the backward must start at zero or in the backward),
+// shard.all_reduce with sum, max or min (amp-data-parallel's reductions over
+// the ranks).
 // Max, min and comparisons of two degree-1 values are fine (S > 0 keeps
 // their order), so are ReLU masks of the backward.
 //

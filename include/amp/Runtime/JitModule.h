@@ -73,6 +73,12 @@ public:
   /// Errors: none of them exists (the message says what to install).
   static llvm::Expected<std::string> findOpenMPRuntime();
 
+  /// Makes `address` the definition of the C symbol `name` in every module
+  /// loaded from now on: a runtime function the compiled code calls (the
+  /// data-parallel test hook, DataParallel.h). Not thread-safe: provide
+  /// before compiling.
+  static void provideSymbol(llvm::StringRef name, void *address);
+
   /// Calls `name` with one descriptor per function argument followed by one
   /// per function result (results are written into them). Shapes and
   /// element types must match the function type; the caller checks.

@@ -13,6 +13,7 @@
 #define AMP_RUNTIME_TRAINER_H
 
 #include "amp/Runtime/Backend.h"
+#include "amp/Runtime/DataParallel.h"
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Support/MixedPrecisionConfig.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -25,6 +26,19 @@
 #include <vector>
 
 namespace mlir::amp::runtime {
+
+/// One replica of a data-parallel run (docs/distributed.md): the step is
+/// rewritten by amp-data-parallel for `context`'s world size after
+/// amp-mixed-precision, each rank trains on its shard of every global batch
+/// (DataParallelContext::shardBegin), rank 0 reports.
+struct DataParallelRun {
+  DataParallelContext *context = nullptr; ///< required
+  GradientBucketing bucket = GradientBucketing::Flat;
+  /// Reduce in the run's precision (f16 / bf16) instead of f32
+  /// (amp-data-parallel reduce-precision); no effect on f32 runs.
+  bool lowPrecisionReduce = false;
+  InjectionPlan injection; ///< test hook (amp-run --test-inject)
+};
 
 struct TrainOptions {
   /// The rewrite of the run (precision, loss scaling and its dynamics,
@@ -42,6 +56,11 @@ struct TrainOptions {
   /// (0: none).
   bool progress = true;
   double progressSeconds = 15;
+  /// Data-parallel training; none: one process.
+  std::optional<DataParallelRun> dataParallel;
+  /// After the run, also one a stop rule ended: this rank's state digest
+  /// (writeStateDigest, DataParallel.h); empty: none.
+  std::string statePath;
   /// Passes (textual pipeline, e.g. "func.func(canonicalize)") run after
   /// the rewrite and before the backend's lowering; empty: none. For tools
   /// and tests (amp-run's hidden --test-extra-passes). A pipeline that does
@@ -75,6 +94,7 @@ struct RunResult {
 /// What a run needs, known before any data is loaded or memory allocated.
 struct RunPlan {
   int64_t batch = 0;              ///< examples per training step
+  int64_t globalBatch = 0;        ///< batch x ranks (data-parallel), else batch
   int64_t valuesPerExample = 0;   ///< of the input
   std::optional<int64_t> classes; ///< logits per example of the eval step
   uint64_t bufferBytes = 0;       ///< arguments + results + eval buffers
@@ -96,7 +116,8 @@ llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
 
 /// The checks that need the data's shapes, still before any allocation: the
 /// input's values per example against `trainSet` and `testSet`, the eval
-/// step's classes against `testSet`, a batch no larger than `trainSet`.
+/// step's classes against `testSet`, a global batch no larger than
+/// `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
                                 const Dataset &testSet);
 
@@ -112,6 +133,11 @@ llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
 /// overflowing step with the dynamic scale at its floor `minScale`, 25
 /// consecutive skipped steps with a static scale, and a run in which every
 /// step was skipped. The CSV holds every step recorded before the stop.
+/// Data-parallel (`o.dataParallel`): the CPU backend only; the ranks first
+/// agree on the run (DataParallelContext::agree); rank 0 writes the CSV and
+/// the progress; every rank evaluates (same parameters, so the same
+/// accuracy; the time between steps stays the same on every rank); the stop
+/// rules read reduced values, so every rank stops at the same step.
 llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
                                 Backend &backend, const Dataset &trainSet,
                                 const Dataset &testSet, llvm::raw_ostream &log);

@@ -227,6 +227,8 @@ static OpPrecision classifyDefault(Operation *op) {
             "control flow / function boundary: value types kept"};
   if (isa<AmpDialect>(op->getDialect()))
     return {PrecisionClass::Deny, "loss-scaling state and gradients: fp32"};
+  if (ns == "shard") // amp-data-parallel's all-reduces (docs/distributed.md)
+    return {PrecisionClass::Deny, "collective: a sum over the ranks, fp32"};
   if (isDenyMathOp(op))
     return kDenyMath;
   if (isa<arith::ConstantOp>(op))

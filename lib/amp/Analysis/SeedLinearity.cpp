@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseMap.h"
@@ -348,6 +349,17 @@ LogicalResult Analysis::visitOp(Operation *op) {
     if (why != Break::None)
       return fail(Break::Mixed, "seed-free data");
     return setAll(d);
+  }
+  // A sum, maximum or minimum over the ranks of one value
+  // (amp-data-parallel): every rank's term has the value's degree, and S > 0
+  // keeps the order.
+  if (auto allReduce = dyn_cast<shard::AllReduceOp>(op)) {
+    shard::ReductionKind kind = allReduce.getReduction();
+    if (kind != shard::ReductionKind::Sum &&
+        kind != shard::ReductionKind::Max && kind != shard::ReductionKind::Min)
+      return fail(Break::NonLinear,
+                  "a collective reduction other than sum, max or min");
+    return setAll(in[0]);
   }
   if (isa<math::MathDialect>(op->getDialect()))
     return fail(Break::NonLinear, "a non-linear function");

@@ -4,6 +4,7 @@
 
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
+#include "amp/Distributed/Passes.h"
 #include "amp/Support/Counts.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
@@ -247,6 +248,9 @@ struct CheckLowerableInputPass
       if (!checkDialects ||
           kLowered.contains(op->getName().getDialectNamespace()))
         return;
+      // The data-parallel all-reduces (amp-data-parallel-to-mpi ran first).
+      if (isa_and_nonnull<mpi::MPIDialect>(op->getDialect()))
+        return;
       ok = false;
       if (!reported.insert(op->getName().getStringRef()).second)
         return;
@@ -339,6 +343,9 @@ void mlir::amp::buildMixedPrecisionPipeline(
 
 void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
                                          const LowerToLLVMConfig &config) {
+  // Data parallelism (docs/distributed.md): the all-reduces to mpi ops on
+  // buffers, before anything else; a no-op on other steps.
+  pm.addPass(createDataParallelToMPI());
   // TOSA input (e.g. from a TOSA frontend) becomes linalg/arith/tensor;
   // no-ops on steps without TOSA ops.
   pm.addNestedPass<func::FuncOp>(tosa::createTosaToLinalgNamed());
@@ -386,6 +393,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createOpenMPIOpSymbols()); // upstream's MPIToLLVM misnames them
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCheckLLVMLowering());
 }

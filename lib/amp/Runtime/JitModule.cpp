@@ -9,7 +9,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -26,6 +28,16 @@ using namespace mlir::amp::runtime;
 
 static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+}
+
+/// The symbols of provideSymbol, by name.
+static llvm::StringMap<void *> &providedSymbols() {
+  static llvm::StringMap<void *> symbols;
+  return symbols;
+}
+
+void JitModule::provideSymbol(StringRef name, void *address) {
+  providedSymbols()[name] = address;
 }
 
 llvm::Error JitModule::prepareEntryPoints(ModuleOp module,
@@ -85,6 +97,15 @@ JitModule::load(ModuleOp module, ArrayRef<StringRef> entryPoints,
   auto engine = ExecutionEngine::create(module, engineOptions);
   if (!engine)
     return engine.takeError();
+  if (!providedSymbols().empty())
+    (*engine)->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+      llvm::orc::SymbolMap map;
+      for (const auto &entry : providedSymbols())
+        map[interner(entry.getKey())] = {
+            llvm::orc::ExecutorAddr::fromPtr(entry.getValue()),
+            llvm::JITSymbolFlags::Exported};
+      return map;
+    });
   // ORC generates machine code at the first lookup and runs the global
   // constructors (on the GPU: loading the kernels) at the first call: do
   // both now, so that compiling is done here and the first step is timed

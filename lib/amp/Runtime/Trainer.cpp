@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/Hashing.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -204,6 +206,11 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
                        llvm::Twine(plan.batch) + " of the input " +
                        "(drop --batch-size or make the dimension dynamic)");
   }
+  if (o.dataParallel && !o.dataParallel->context)
+    return makeError("a data-parallel run needs its DataParallelContext");
+  plan.globalBatch = o.dataParallel
+                         ? o.dataParallel->context->globalBatch(plan.batch)
+                         : plan.batch;
   plan.valuesPerExample = 1;
   for (int64_t d : inputType.getShape().drop_front())
     plan.valuesPerExample *= d;
@@ -289,10 +296,15 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      llvm::Twine(trainSet.numClasses - 1) +
                      " but the eval step returns " +
                      llvm::Twine(*plan.classes) + " logits per example");
-  if (plan.batch > trainSet.numExamples)
-    return makeError("batch size " + llvm::Twine(plan.batch) +
-                     " exceeds the training set (" +
+  if (plan.globalBatch > trainSet.numExamples) {
+    std::string what = "batch size " + std::to_string(plan.batch);
+    if (plan.globalBatch != plan.batch)
+      what = "the global batch " + std::to_string(plan.globalBatch) + " (" +
+             std::to_string(plan.globalBatch / plan.batch) + " ranks x " +
+             std::to_string(plan.batch) + ")";
+    return makeError(what + " exceeds the training set (" +
                      llvm::Twine(trainSet.numExamples) + " examples)");
+  }
   return llvm::Error::success();
 }
 
@@ -309,6 +321,55 @@ static std::optional<unsigned> firstNonFiniteParam(BoundStep &step) {
   return std::nullopt;
 }
 
+/// What every rank of a data-parallel run must agree on: the step, the
+/// run's options and the data's sizes (so the number of steps, hence of
+/// collectives, is the same everywhere).
+static uint64_t runFingerprint(ModuleOp module, const TrainOptions &o,
+                               const RunPlan &plan, const Dataset &trainSet,
+                               const Dataset &testSet) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module.print(os);
+  const DataParallelRun &dp = *o.dataParallel;
+  return llvm::hash_combine(text, o.rewrite.runName(), o.epochs, plan.batch,
+                            o.maxStepsPerEpoch, o.seed, trainSet.numExamples,
+                            testSet.numExamples, static_cast<int>(dp.bucket),
+                            dp.lowPrecisionReduce);
+}
+
+/// The options of amp-data-parallel for `dp` and the run's precision.
+static DataParallelOptions dataParallelPass(const DataParallelRun &dp,
+                                            Precision precision) {
+  DataParallelOptions options;
+  options.worldSize = dp.context->worldSize();
+  options.bucket = dp.bucket;
+  options.reducePrecision = dp.lowPrecisionReduce ? precision : Precision::F32;
+  options.mpi = dp.context->implementation();
+  options.testInjection = dp.injection.kind == Injection::GradInf ||
+                          dp.injection.kind == Injection::LossNaN;
+  return options;
+}
+
+/// The test hook of amp-run --test-inject at global step `step` (1-based)
+/// on this rank: the value the step's hook returns, or a failure or hang
+/// of this rank alone.
+static llvm::Error applyInjection(const DataParallelRun &dp, int64_t step) {
+  const InjectionPlan &plan = dp.injection;
+  bool here = plan.kind != Injection::None && plan.rank == dp.context->rank() &&
+              plan.step == step;
+  setStepInjection(!here                             ? 0
+                   : plan.kind == Injection::GradInf ? 1
+                   : plan.kind == Injection::LossNaN ? 2
+                                                     : 0);
+  if (here && plan.kind == Injection::Fail)
+    return makeError("test injection: rank " + llvm::Twine(plan.rank) +
+                     " fails before step " + llvm::Twine(step));
+  if (here && plan.kind == Injection::Hang)
+    for (;;)
+      std::this_thread::sleep_for(std::chrono::seconds(1));
+  return llvm::Error::success();
+}
+
 llvm::Expected<RunResult>
 mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
                           Backend &backend, const Dataset &trainSet,
@@ -318,6 +379,17 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     return plan.takeError();
   if (llvm::Error err = checkRunAgainstData(*plan, trainSet, testSet))
     return std::move(err);
+  const DataParallelRun *dp = o.dataParallel ? &*o.dataParallel : nullptr;
+  if (dp && backend.name() != "cpu")
+    return makeError("data-parallel training runs on the CPU backend; the "
+                     "GPU path (NCCL or CUDA-aware MPI) is planned in "
+                     "docs/distributed.md");
+  if (dp)
+    if (llvm::Error err = dp->context->agree(
+            runFingerprint(module, o, *plan, trainSet, testSet),
+            "the run " + o.rewrite.runName()))
+      return std::move(err);
+  bool reports = !dp || dp->context->reports();
   RunResult result;
   result.name = o.rewrite.runName();
   auto compileStart = std::chrono::steady_clock::now();
@@ -328,12 +400,17 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
           *work,
           [&](OpPassManager &pm) {
             buildMixedPrecisionPipeline(pm, o.rewrite);
+            if (dp)
+              pm.addPass(createDataParallel(
+                  dataParallelPass(*dp, o.rewrite.precision)));
             if (!o.extraPasses.empty()) // checked by planRun
               (void)parsePassPipeline(o.extraPasses, pm);
           },
           o.extraPasses.empty() ? "amp-mixed-precision"
                                 : "amp-mixed-precision, " + o.extraPasses))
     return std::move(err);
+  if (dp)
+    provideTestInjectionHook();
   auto bound = BoundStep::create(*work, backend, plan->batch);
   if (!bound)
     return bound.takeError();
@@ -356,20 +433,39 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   shape.hasScale = shape.dynamicScale || mode == LossScaleMode::Static;
   shape.checksOverflow = layout.foundInfResult.has_value();
   shape.hasUnderflow = layout.underflowCountResult.has_value();
-  shape.stepsPerEpoch = trainSet.numExamples / plan->batch;
+  shape.stepsPerEpoch = trainSet.numExamples / plan->globalBatch;
   if (o.maxStepsPerEpoch > 0)
     shape.stepsPerEpoch = std::min(shape.stepsPerEpoch, o.maxStepsPerEpoch);
   if (backend.name() != "cpu")
     shape.device = "(" + backend.name().str() + ")";
-  auto record = RunLog::create(o, result, shape, log);
+  // Only the reporting rank writes the CSV and the progress; every rank
+  // applies the stop rules.
+  TrainOptions logOptions = o;
+  if (!reports) {
+    logOptions.csvPath.clear();
+    logOptions.progress = false;
+  }
+  auto record = RunLog::create(logOptions, result, shape, log);
   if (!record)
     return record.takeError();
-  if (!backend.deviceName().empty() && o.progress) {
+  if (!backend.deviceName().empty() && logOptions.progress) {
     log << "  [" << result.name << "] on " << backend.deviceName()
         << ", compiled in " << llvm::format("%.1f", result.compileSeconds)
         << " s\n";
     log.flush();
   }
+  // The state digest, also when a stop rule ends the run.
+  auto withDigest = [&](llvm::Error err) -> llvm::Error {
+    if (o.statePath.empty())
+      return err;
+    std::string header = "run " + result.name + " after " +
+                         std::to_string(result.steps) + " steps";
+    if (dp)
+      header += ", rank " + std::to_string(dp->context->rank()) + " of " +
+                std::to_string(dp->context->worldSize());
+    return llvm::joinErrors(std::move(err),
+                            writeStateDigest(step, header, o.statePath));
+  };
 
   std::vector<int64_t> order(trainSet.numExamples);
   std::iota(order.begin(), order.end(), 0);
@@ -377,12 +473,19 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   std::iota(testOrder.begin(), testOrder.end(), 0);
   int64_t batch = plan->batch;
   DeviceBuffer &input = step.arg(layout.input);
+  if (dp)
+    dp->context->trainingStarted();
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
     std::shuffle(order.begin(), order.end(), rng);
     (*record)->beginEpoch(epoch);
     for (int64_t s = 0; s < shape.stepsPerEpoch; ++s) {
       DeviceBuffer &label = step.arg(layout.label);
-      fillBatch(trainSet, order, s * batch, batch, input.host(), &label.host());
+      // Data-parallel: this rank's shard of the global batch.
+      int64_t first = dp ? dp->context->shardBegin(s, batch) : s * batch;
+      fillBatch(trainSet, order, first, batch, input.host(), &label.host());
+      if (dp)
+        if (llvm::Error err = applyInjection(*dp, result.steps + 1))
+          return std::move(err);
       // The scale this step runs with (the state is replaced by the call).
       float scaleUsed = scaleArg ? step.arg(*scaleArg).readScalar<float>()
                         : mode == LossScaleMode::Static
@@ -393,6 +496,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       label.upload();
       if (llvm::Error err = step.run())
         return std::move(err);
+      if (dp)
+        dp->context->stepFinished();
       StepRecord rec;
       rec.epoch = epoch;
       rec.stepInEpoch = s + 1;
@@ -418,7 +523,7 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       if (skipsArg && rec.foundInf)
         rec.consecutiveSkips = step.arg(*skipsArg).readScalar<int32_t>();
       if (llvm::Error stop = (*record)->record(rec))
-        return std::move(stop);
+        return withDigest(std::move(stop));
     }
     if (scaleArg)
       result.finalLossScale = step.arg(*scaleArg).readScalar<float>();
@@ -443,10 +548,14 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       }
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
+      if (dp)
+        dp->context->stepFinished();
     }
     (*record)->endEpoch();
   }
-  if (llvm::Error e = (*record)->finish())
+  if (dp)
+    dp->context->trainingEnded();
+  if (llvm::Error e = withDigest((*record)->finish()))
     return std::move(e);
   return result;
 }
