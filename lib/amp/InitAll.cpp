@@ -9,6 +9,7 @@
 #include "amp/Dialect/Amp/IR/AmpDialect.h"
 #include "amp/GPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/TrainStep/Passes.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -29,6 +30,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpCPUPasses();
   registerAmpGPUPasses();
   registerAmpAutodiffPasses();
+  registerAmpTrainStepPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
 }
