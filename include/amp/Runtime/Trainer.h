@@ -76,7 +76,11 @@ struct RunPlan {
   int64_t batch = 0;              ///< examples per training step
   int64_t valuesPerExample = 0;   ///< of the input
   std::optional<int64_t> classes; ///< logits per example of the eval step
-  uint64_t bufferBytes = 0;       ///< arguments + results + eval buffers
+  /// A step with a target (loss=mse) in place of a label: its values per
+  /// example. amp-run feeds the one-hot encoding of the dataset's labels,
+  /// so they must be the dataset's classes.
+  std::optional<int64_t> targetClasses;
+  uint64_t bufferBytes = 0; ///< arguments + results + eval buffers
 };
 
 /// Checks `module` and `options` for a run on any device, touching no data
@@ -92,7 +96,8 @@ llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
 
 /// The checks that need the data's shapes, still before any allocation: the
 /// input's values per example against `trainSet` and `testSet`, the eval
-/// step's classes against `testSet`, a batch no larger than `trainSet`.
+/// step's classes (and a target's values per example) against the classes
+/// of `testSet`, a batch no larger than `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
                                 const Dataset &testSet);
 
