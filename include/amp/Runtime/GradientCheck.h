@@ -55,7 +55,8 @@ struct GradientCheckResult {
 
 /// Checks the `amp.train_step` of `module` (fp32 with its markers; not
 /// modified) on `backend` with the first batch of `data` (shuffled with
-/// `options.seed`). Errors: those of planRun (amp/Runtime/Trainer.h), a step
+/// `options.seed`), from the parameters a run starts from (their
+/// `amp.initial_value`, else drawn as BoundStep::resetState draws them). Errors: those of planRun (amp/Runtime/Trainer.h), a step
 /// that cannot be promoted to f64 (located diagnostics), compile and call
 /// failures, a non-finite loss at the checked point.
 llvm::Expected<GradientCheckResult>

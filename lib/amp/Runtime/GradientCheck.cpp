@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <random>
 
@@ -137,13 +138,21 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
     results.push_back(backend.allocate(s));
 
   // The state and the first batch of a training run with this seed
-  // (BoundStep::resetState, then the shuffle), widened to f64.
+  // (BoundStep::resetState: a parameter's amp.initial_value, else a draw;
+  // then the shuffle), widened to f64.
+  auto layout = StepLayout::read(module, plan->batch);
+  if (!layout)
+    return layout.takeError();
   std::mt19937_64 rng(options.seed);
   for (unsigned p : params) {
     TensorSpec f32 = argSpecs[p];
     f32.kind = ElementKind::F32;
     HostTensor init(f32);
-    initParameter(init, rng, fanIn[p]);
+    const std::vector<char> &data = layout->initialData[p];
+    if (!data.empty())
+      std::memcpy(init.data(), data.data(), data.size());
+    else
+      initParameter(init, rng, fanIn[p]);
     for (int64_t i = 0; i < f32.numElements(); ++i)
       at(*args[p], i) = init.as<float>()[i];
   }
