@@ -52,14 +52,27 @@ struct Body {
   Value sub(Value x, Value y) { return arith::SubFOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulFOp::create(b, loc, x, y); }
   Value div(Value x, Value y) { return arith::DivFOp::create(b, loc, x, y); }
-  /// g + wd w, or g when wd = 0.
-  Value decayed(Value g, Value w, double wd) {
-    return wd == 0 ? g : add(g, mul(c(wd), w));
+  /// g + wd w with w the last of `args` (withParam), or g when wd = 0.
+  Value decayed(Value g, ValueRange args, double wd) {
+    if (wd == 0)
+      return g;
+    Value decay = mul(c(wd), args.back());
+    return add(g, decay);
   }
 };
 } // namespace
 
-/// One elementwise generic over `inputs` (all of `like`'s type) yielding
+/// `inputs`, then `param` when `decay` is set (the decay term reads it: the
+/// body finds it last).
+static SmallVector<Value> withParam(ArrayRef<Value> inputs, Value param,
+                                    bool decay) {
+  SmallVector<Value> all(inputs.begin(), inputs.end());
+  if (decay)
+    all.push_back(param);
+  return all;
+}
+
+/// One elementwise generic over `inputs` (all of one type) yielding
 /// `body`'s value.
 static Value elementwise(OpBuilder &b, Location loc, ValueRange inputs,
                          function_ref<Value(Body &, ValueRange)> body) {
@@ -82,23 +95,31 @@ void mlir::amp::trainstep::buildUpdates(OpBuilder &b, Location loc,
   size_t n = params.size();
   switch (options.optimizer) {
   case OptimizerKind::SGD:
+    // w' = w - lr (g + wd w).
     for (size_t i = 0; i < n; ++i)
-      newParams.push_back(elementwise(
-          b, loc, {params[i], grads[i]}, [&](Body &s, ValueRange a) {
-            return s.sub(a[0], s.mul(s.c(lr), s.decayed(a[1], a[0], wd)));
-          }));
+      newParams.push_back(elementwise(b, loc, {grads[i], params[i]},
+                                      [&](Body &s, ValueRange a) {
+                                        Value d = s.decayed(a[0], a, wd);
+                                        Value step = s.mul(s.c(lr), d);
+                                        return s.sub(a[1], step);
+                                      }));
     return;
   case OptimizerKind::Momentum: {
+    // v' = mu v + (g + wd w); w' = w - lr v'.
     double mu = options.momentum;
     for (size_t i = 0; i < n; ++i) {
-      Value v = elementwise(
-          b, loc, {state[i], grads[i], params[i]}, [&](Body &s, ValueRange a) {
-            return s.add(s.mul(s.c(mu), a[0]), s.decayed(a[1], a[2], wd));
-          });
+      Value v = elementwise(b, loc,
+                            withParam({state[i], grads[i]}, params[i], wd != 0),
+                            [&](Body &s, ValueRange a) {
+                              Value d = s.decayed(a[1], a, wd);
+                              Value kept = s.mul(s.c(mu), a[0]);
+                              return s.add(kept, d);
+                            });
       newState.push_back(v);
       newParams.push_back(
           elementwise(b, loc, {params[i], v}, [&](Body &s, ValueRange a) {
-            return s.sub(a[0], s.mul(s.c(lr), a[1]));
+            Value step = s.mul(s.c(lr), a[1]);
+            return s.sub(a[0], step);
           }));
     }
     return;
@@ -106,6 +127,8 @@ void mlir::amp::trainstep::buildUpdates(OpBuilder &b, Location loc,
   case OptimizerKind::Adam:
   case OptimizerKind::AdamW: {
     bool decoupled = options.optimizer == OptimizerKind::AdamW;
+    // Adam's L2 decay is part of the moments' gradient; AdamW's is not.
+    double l2 = decoupled ? 0 : wd;
     double b1 = options.beta1, b2 = options.beta2, eps = options.eps;
     // t' = t + 1; c1 = 1 - b1^t'; c2 = 1 - b2^t' (scalars, read by every
     // update body).
@@ -117,27 +140,35 @@ void mlir::amp::trainstep::buildUpdates(OpBuilder &b, Location loc,
     Value tInt = tensor::ExtractOp::create(b, loc, tNext, ValueRange{});
     Value tFloat = arith::SIToFPOp::create(b, loc, b.getF32Type(), tInt);
     Body scalars{b, loc};
-    Value c1 = scalars.sub(scalars.c(1.0),
-                           math::PowFOp::create(b, loc, scalars.c(b1), tFloat));
-    Value c2 = scalars.sub(scalars.c(1.0),
-                           math::PowFOp::create(b, loc, scalars.c(b2), tFloat));
+    Value one32 = scalars.c(1.0);
+    Value b1t = math::PowFOp::create(b, loc, scalars.c(b1), tFloat);
+    Value b2t = math::PowFOp::create(b, loc, scalars.c(b2), tFloat);
+    Value c1 = scalars.sub(one32, b1t);
+    Value c2 = scalars.sub(one32, b2t);
     Value stepSize = scalars.div(scalars.c(lr), c1);
     Value c2Sqrt = math::SqrtOp::create(b, loc, c2);
     SmallVector<Value> m, v;
+    // m' = b1 m + (1 - b1) d; v' = b2 v + (1 - b2) d^2, d = g (+ wd w).
     for (size_t i = 0; i < n; ++i)
       m.push_back(elementwise(
-          b, loc, {state[i], grads[i], params[i]}, [&](Body &s, ValueRange a) {
-            Value d = decoupled ? a[1] : s.decayed(a[1], a[2], wd);
-            return s.add(s.mul(s.c(b1), a[0]), s.mul(s.c(1.0 - b1), d));
+          b, loc, withParam({state[i], grads[i]}, params[i], l2 != 0),
+          [&](Body &s, ValueRange a) {
+            Value d = s.decayed(a[1], a, l2);
+            Value kept = s.mul(s.c(b1), a[0]);
+            Value added = s.mul(s.c(1.0 - b1), d);
+            return s.add(kept, added);
           }));
     for (size_t i = 0; i < n; ++i)
-      v.push_back(elementwise(b, loc, {state[n + i], grads[i], params[i]},
-                              [&](Body &s, ValueRange a) {
-                                Value d = decoupled ? a[1]
-                                                    : s.decayed(a[1], a[2], wd);
-                                return s.add(s.mul(s.c(b2), a[0]),
-                                             s.mul(s.c(1.0 - b2), s.mul(d, d)));
-                              }));
+      v.push_back(elementwise(
+          b, loc, withParam({state[n + i], grads[i]}, params[i], l2 != 0),
+          [&](Body &s, ValueRange a) {
+            Value d = s.decayed(a[1], a, l2);
+            Value kept = s.mul(s.c(b2), a[0]);
+            Value square = s.mul(d, d);
+            Value added = s.mul(s.c(1.0 - b2), square);
+            return s.add(kept, added);
+          }));
+    // w' = w (1 - lr wd, adamw) - (lr / c1) m' / (sqrt(v') / sqrt(c2) + eps).
     for (size_t i = 0; i < n; ++i)
       newParams.push_back(elementwise(
           b, loc, {params[i], m[i], v[i]}, [&](Body &s, ValueRange a) {
@@ -145,8 +176,10 @@ void mlir::amp::trainstep::buildUpdates(OpBuilder &b, Location loc,
             if (decoupled && wd != 0)
               w = s.mul(w, s.c(1.0 - lr * wd));
             Value sqrtV = math::SqrtOp::create(s.b, s.loc, a[2]);
-            Value denom = s.add(s.div(sqrtV, c2Sqrt), s.c(eps));
-            return s.sub(w, s.mul(stepSize, s.div(a[1], denom)));
+            Value corrected = s.div(sqrtV, c2Sqrt);
+            Value denom = s.add(corrected, s.c(eps));
+            Value ratio = s.div(a[1], denom);
+            return s.sub(w, s.mul(stepSize, ratio));
           }));
     newState.append(m.begin(), m.end());
     newState.append(v.begin(), v.end());

@@ -2,6 +2,7 @@
 
 #include "amp/TrainStep/TrainStepOptions.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -47,7 +48,7 @@ double TrainStepOptions::effectiveLearningRate() const {
 static std::string bad(const char *name, double value, const char *why) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << name << "=" << value << ": " << why;
+  os << name << "=" << llvm::format("%g", value) << ": " << why;
   return text;
 }
 
