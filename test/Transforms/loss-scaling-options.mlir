@@ -3,9 +3,16 @@
 // RUN: not amp-opt %s -amp-loss-scaling=mode=sometimes 2>&1 | FileCheck %s --check-prefix=MODE
 // RUN: not amp-opt %s -amp-loss-scaling=init-scale=0 2>&1 | FileCheck %s --check-prefix=INIT
 // RUN: not amp-opt %s -amp-loss-scaling=init-scale=1e39 2>&1 | FileCheck %s --check-prefix=INIT
+// A subnormal scale: its inverse 1/S is inf in fp32 (the unscale would
+// poison every parameter).
+// RUN: not amp-opt %s "-amp-loss-scaling=init-scale=1e-39 min-scale=1e-39" 2>&1 | FileCheck %s --check-prefix=INIT
 // RUN: not amp-opt %s -amp-loss-scaling=backoff-factor=1.5 2>&1 | FileCheck %s --check-prefix=BACKOFF
 // RUN: not amp-opt %s -amp-loss-scaling=growth-interval=0 2>&1 | FileCheck %s --check-prefix=INTERVAL
 // RUN: not amp-opt %s -amp-loss-scaling=growth-factor=inf 2>&1 | FileCheck %s --check-prefix=GROWTH
+// The factors are applied in fp32: 1e308 rounds to inf, 1.00000001 to 1.
+// RUN: not amp-opt %s -amp-loss-scaling=growth-factor=1e308 2>&1 | FileCheck %s --check-prefix=GROWTH
+// RUN: not amp-opt %s -amp-loss-scaling=growth-factor=1.00000001 2>&1 | FileCheck %s --check-prefix=GROWTH
+// RUN: not amp-opt %s -amp-loss-scaling=backoff-factor=0.999999999 2>&1 | FileCheck %s --check-prefix=BACKOFF
 // RUN: not amp-opt %s -amp-loss-scaling=hysteresis=0 2>&1 | FileCheck %s --check-prefix=HYST
 // RUN: not amp-opt %s "-amp-loss-scaling=min-scale=4 max-scale=2" 2>&1 | FileCheck %s --check-prefix=ORDER
 // RUN: not amp-opt %s -amp-loss-scaling=min-scale=0 2>&1 | FileCheck %s --check-prefix=MIN
@@ -16,14 +23,14 @@
 // MODE: for the --mode option: 'sometimes' is not a loss-scale mode (auto, dynamic, static or none)
 // HYST: error: amp-loss-scaling: hysteresis=0: must be >= 1 overflowing step (1: back off on every overflow, as PyTorch)
 // ORDER: error: amp-loss-scaling: min-scale=4: exceeds max-scale=2
-// MIN: error: amp-loss-scaling: min-scale=0: must be a finite non-zero fp32 value
-// MAX: error: amp-loss-scaling: max-scale=1e+39: must be a finite non-zero fp32 value
+// MIN: error: amp-loss-scaling: min-scale=0: must be a finite fp32 value of at least 2^-126 (1.17549e-38): the scale and its inverse 1/S are stored in fp32
+// MAX: error: amp-loss-scaling: max-scale=1e+39: must be a finite fp32 value of at least 2^-126
 // RANGE: error: amp-loss-scaling: init-scale=65536: lies outside [min-scale, max-scale] = [5.96046e-08, 1024]
 // PREC: for the --precision option: 'f8' is not a precision (f16, bf16 or f32)
-// INIT: error: amp-loss-scaling: init-scale={{0|1e\+39}}: must be a finite fp32 value > 0 (the scale is stored in fp32)
-// BACKOFF: error: amp-loss-scaling: backoff-factor=1.5: must lie in (0, 1)
+// INIT: error: amp-loss-scaling: init-scale={{0|1e\+39|1e-39}}: must be a finite fp32 value of at least 2^-126
+// BACKOFF: error: amp-loss-scaling: backoff-factor={{1.5|1}}: must lie in (0, 1) (in fp32)
 // INTERVAL: error: amp-loss-scaling: growth-interval=0: must be >= 1 clean step
-// GROWTH: error: amp-loss-scaling: growth-factor=inf: must be finite and > 1
+// GROWTH: error: amp-loss-scaling: growth-factor={{inf|1e\+308|1}}: must be finite and > 1 (in fp32)
 // Loss scaling with bf16 is a user error in the pass, the pipeline and so
 // the embedding API (they share the pass); auto (the default) picks none.
 // RUN: not amp-opt %s "-amp-loss-scaling=mode=dynamic precision=bf16" 2>&1 | FileCheck %s --check-prefix=BF16

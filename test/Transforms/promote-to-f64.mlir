@@ -77,3 +77,13 @@ func.func @bits(%x: f32) -> i32 {
 llvm.func @lowered(%a: f32) -> f32 {
   llvm.return %a : f32
 }
+
+// -----
+
+// A splat stays one value, whatever its shape holds (here 2^64 elements).
+// CHECK-LABEL: func.func @splat
+// CHECK: arith.constant dense<1.500000e+00> : tensor<4294967296x4294967296xf64>
+func.func @splat() -> tensor<4294967296x4294967296xf32> {
+  %c = arith.constant dense<1.5> : tensor<4294967296x4294967296xf32>
+  return %c : tensor<4294967296x4294967296xf32>
+}

@@ -121,16 +121,25 @@ TEST(MixedPrecisionConfig, ValidateNamesTheOptionAndTheValue) {
     return config.validate();
   };
   EXPECT_EQ(why([](auto &c) { c.growthFactor = INFINITY; }),
-            "growth-factor=inf: must be finite and > 1");
+            "growth-factor=inf: must be finite and > 1 (in fp32)");
   EXPECT_EQ(why([](auto &c) { c.growthFactor = 1; }),
-            "growth-factor=1: must be finite and > 1");
+            "growth-factor=1: must be finite and > 1 (in fp32)");
   EXPECT_EQ(why([](auto &c) { c.backoffFactor = 1; }),
-            "backoff-factor=1: must lie in (0, 1)");
+            "backoff-factor=1: must lie in (0, 1) (in fp32)");
   EXPECT_EQ(why([](auto &c) { c.growthInterval = 0; }),
             "growth-interval=0: must be >= 1 clean step");
   EXPECT_EQ(why([](auto &c) { c.initScale = 1e39; }),
-            "init-scale=1e+39: must be a finite fp32 value > 0 (the scale is "
-            "stored in fp32)");
+            "init-scale=1e+39: must be a finite fp32 value of at least 2^-126 "
+            "(1.17549e-38): the scale and its inverse 1/S are stored in "
+            "fp32");
+  EXPECT_EQ(why([](auto &c) {
+              c.initScale = c.minScale = 1e-39;
+            }).rfind("init-scale=1e-39: must be a finite fp32 value", 0),
+            0u);
+  EXPECT_EQ(why([](auto &c) { c.growthFactor = 1e308; }),
+            "growth-factor=1e+308: must be finite and > 1 (in fp32)");
+  EXPECT_EQ(why([](auto &c) { c.backoffFactor = 1e-50; }),
+            "backoff-factor=1e-50: must lie in (0, 1) (in fp32)");
   EXPECT_EQ(why([](auto &c) { c.minScale = 8, c.initScale = 4; }),
             "init-scale=4: lies outside [min-scale, max-scale] = [8, "
             "1.67772e+07]");

@@ -127,14 +127,15 @@ struct MixedPrecisionConfig {
 
   /// Empty when every option is valid; otherwise one line for the first
   /// invalid one, naming the option and its value, e.g.
-  /// "growth-factor=inf: must be finite and > 1". Checked: init-scale,
-  /// min-scale and max-scale finite non-zero fp32 values > 0 with
-  /// min-scale <= max-scale, init-scale in [min-scale, max-scale] when S is
-  /// used (dynamic or static); growth-interval >= 1, growth-factor finite
-  /// > 1, backoff-factor in (0, 1), hysteresis >= 1; no loss scaling with
-  /// bf16 (it has fp32's exponent range; PyTorch's GradScaler is for fp16
-  /// only). Op names in autocast-allow/deny are checked by amp-autocast,
-  /// which knows the registered ops.
+  /// "growth-factor=inf: must be finite and > 1 (in fp32)". Checked:
+  /// init-scale, min-scale and max-scale finite fp32 values of at least
+  /// 2^-126 (1/S must be finite in fp32) with min-scale <= max-scale, and
+  /// init-scale in [min-scale, max-scale] when S is used (dynamic or
+  /// static); growth-interval >= 1; growth-factor finite and > 1 and
+  /// backoff-factor in (0, 1) after rounding to fp32; hysteresis >= 1; no
+  /// loss scaling with bf16 (it has fp32's exponent range; PyTorch's
+  /// GradScaler is for fp16 only). Op names in autocast-allow/deny are
+  /// checked by amp-autocast, which knows the registered ops.
   std::string validate() const;
 
   /// A short name of the run, e.g. "f16 + dynamic", "bf16" (amp-run's table).

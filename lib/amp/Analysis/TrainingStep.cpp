@@ -2,6 +2,8 @@
 
 #include "amp/Analysis/TrainingStep.h"
 
+#include "amp/Analysis/SeedLinearity.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -214,109 +216,6 @@ static LogicalResult checkAccumulator(scf::ForOp loop, unsigned k) {
   return success();
 }
 
-/// Whether `v` is known to be zero (or undefined, never a term of a sum):
-/// a zero float constant (scalar or splat), a linalg.fill or tensor.splat of
-/// one, a tensor.empty.
-static bool isKnownZero(Value v) {
-  if (matchPattern(v, m_AnyZeroFloat()))
-    return true;
-  Operation *def = v.getDefiningOp();
-  if (!def)
-    return false;
-  if (isa<tensor::EmptyOp>(def))
-    return true;
-  if (auto fill = dyn_cast<linalg::FillOp>(def))
-    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat());
-  if (auto splat = dyn_cast<tensor::SplatOp>(def))
-    return matchPattern(splat.getInput(), m_AnyZeroFloat());
-  return false;
-}
-
-/// Reports an add/sub of the backward whose operands are one derived from
-/// the seed and one seed-free non-zero term: under loss scaling the first is
-/// S times larger and the second is not, so unscaling divides the term by S
-/// (L2 weight decay added to the raw gradient; shared REFERENCE.md,
-/// "Failure modes": weight decay belongs in the update, like clipping).
-static LogicalResult mixedTermError(Operation *add, unsigned freeOperand,
-                                    TrainingStep &step) {
-  InFlightDiagnostic diag =
-      add->emitError("this ")
-      << (isa<arith::SubFOp>(add) ? "subtraction" : "addition")
-      << " in the backward combines a value derived from the backward seed "
-         "(multiplied by the loss scale S under loss scaling) with operand #"
-      << freeOperand
-      << ", a term that does not depend on the seed: unscaling the gradient "
-         "would divide that term by S (e.g. L2 weight decay added to the raw "
-         "gradient); apply weight decay in the update on the unscaled "
-         "gradient (the result of `amp.grad`), or scale the term by the loss "
-         "scale";
-  diag.attachNote(step.lossGrad.getLoc()) << "backward seed here";
-  return failure();
-}
-
-/// Checks the adds and subs of the backward for a seed-free term
-/// (mixedTermError): arith.addf/subf on tensors and scalars, and inside the
-/// bodies of linalg ops (block arguments carry the taint of their operand;
-/// an accumulator that starts from zero, such as the `outs` of a
-/// contraction filled with 0, is no term).
-static LogicalResult checkMixedTerms(func::FuncOp func, TrainingStep &step,
-                                     const llvm::DenseSet<Value> &tainted) {
-  auto isAddOrSub = [](Operation *op) {
-    return isa<arith::AddFOp, arith::SubFOp>(op);
-  };
-  auto inBackward = [&](Operation *op) {
-    return llvm::any_of(op->getResults(), [&](Value r) {
-      return step.backwardValues.contains(r);
-    });
-  };
-  WalkResult walk = func.walk([&](Operation *op) {
-    if (isAddOrSub(op) && inBackward(op) &&
-        !op->getParentOfType<linalg::LinalgOp>()) {
-      for (unsigned k = 0; k < 2; ++k)
-        if (tainted.contains(op->getOperand(1 - k)) &&
-            !tainted.contains(op->getOperand(k)) &&
-            !isKnownZero(op->getOperand(k)))
-          return failed(mixedTermError(op, k, step)) ? WalkResult::interrupt()
-                                                     : WalkResult::advance();
-      return WalkResult::advance();
-    }
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    if (!linalgOp || !inBackward(op))
-      return WalkResult::advance();
-    // Taint and known zeros inside the body.
-    Block *body = linalgOp.getBlock();
-    llvm::DenseSet<Value> bodyTainted, bodyZero;
-    for (OpOperand &operand : op->getOpOperands()) {
-      if (operand.getOperandNumber() >= body->getNumArguments())
-        continue;
-      BlockArgument arg = linalgOp.getMatchingBlockArgument(&operand);
-      if (tainted.contains(operand.get()))
-        bodyTainted.insert(arg);
-      else if (isKnownZero(operand.get()))
-        bodyZero.insert(arg);
-    }
-    auto isTainted = [&](Value v) {
-      return bodyTainted.contains(v) || tainted.contains(v);
-    };
-    for (Operation &inner : body->without_terminator()) {
-      if (isAddOrSub(&inner))
-        for (unsigned k = 0; k < 2; ++k) {
-          Value term = inner.getOperand(k);
-          if (isTainted(inner.getOperand(1 - k)) && !isTainted(term) &&
-              !bodyZero.contains(term) && !isKnownZero(term)) {
-            (void)mixedTermError(&inner, k, step);
-            return WalkResult::interrupt();
-          }
-        }
-      if (llvm::any_of(inner.getOperands(), isTainted))
-        for (Value r : inner.getResults())
-          bodyTainted.insert(r);
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
-
 static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
   SmallVector<Value> raws;
   for (auto &[p, grad] : step.gradOfParam)
@@ -436,7 +335,9 @@ static LogicalResult checkSeedFlow(func::FuncOp func, TrainingStep &step) {
             taint(r);
     }
   }
-  if (failed(checkMixedTerms(func, step, tainted)))
+  // The backward must be linear in the seed (no decay added to the raw
+  // gradient, no clipping of the scaled backward, ...): SeedLinearity.h.
+  if (failed(checkSeedLinearity(func, seed, step.backwardValues)))
     return failure();
   for (unsigned p : step.params) {
     GradOp grad = step.gradOfParam.lookup(p);

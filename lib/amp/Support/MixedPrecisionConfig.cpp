@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 using namespace mlir::amp;
 
@@ -94,29 +95,38 @@ static std::string bad(llvm::StringRef name, double value,
   return name.str() + "=" + formatValue(value) + ": " + rule.str();
 }
 
-/// A scale must survive the rounding to fp32 (the state is a tensor<f32>).
-static bool isPositiveFp32(double value) {
+/// A scale must survive the rounding to fp32 (the state is a tensor<f32>)
+/// as a normal number, so that its inverse 1/S (the unscale factor, also
+/// fp32) is finite: 2^-126 <= S < inf.
+static bool isScaleFp32(double value) {
   float rounded = static_cast<float>(value);
-  return value > 0.0 && std::isfinite(rounded) && rounded > 0.0f;
+  return value > 0.0 && std::isfinite(rounded) &&
+         rounded >= std::numeric_limits<float>::min();
 }
 
 std::string MixedPrecisionConfig::validate() const {
-  if (!isPositiveFp32(initScale))
-    return bad("init-scale", initScale,
-               "must be a finite fp32 value > 0 (the scale is stored in fp32)");
-  if (!isPositiveFp32(minScale))
-    return bad("min-scale", minScale, "must be a finite non-zero fp32 value");
-  if (!isPositiveFp32(maxScale))
-    return bad("max-scale", maxScale, "must be a finite non-zero fp32 value");
+  const std::string scaleRule =
+      "must be a finite fp32 value of at least 2^-126 (1.17549e-38): the "
+      "scale and its inverse 1/S are stored in fp32";
+  if (!isScaleFp32(initScale))
+    return bad("init-scale", initScale, scaleRule);
+  if (!isScaleFp32(minScale))
+    return bad("min-scale", minScale, scaleRule);
+  if (!isScaleFp32(maxScale))
+    return bad("max-scale", maxScale, scaleRule);
   if (minScale > maxScale)
     return bad("min-scale", minScale,
                "exceeds max-scale=" + formatValue(maxScale));
   if (growthInterval < 1)
     return bad("growth-interval", growthInterval, "must be >= 1 clean step");
-  if (!(growthFactor > 1.0) || !std::isfinite(growthFactor))
-    return bad("growth-factor", growthFactor, "must be finite and > 1");
-  if (!(backoffFactor > 0.0 && backoffFactor < 1.0))
-    return bad("backoff-factor", backoffFactor, "must lie in (0, 1)");
+  // The factors are applied in fp32 (amp.update_scale): checked rounded.
+  float growth = static_cast<float>(growthFactor);
+  float backoff = static_cast<float>(backoffFactor);
+  if (!(growth > 1.0f) || !std::isfinite(growth))
+    return bad("growth-factor", growthFactor,
+               "must be finite and > 1 (in fp32)");
+  if (!(backoff > 0.0f && backoff < 1.0f))
+    return bad("backoff-factor", backoffFactor, "must lie in (0, 1) (in fp32)");
   if (hysteresis < 1)
     return bad("hysteresis", hysteresis,
                "must be >= 1 overflowing step (1: back off on every "

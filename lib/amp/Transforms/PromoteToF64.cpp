@@ -50,6 +50,12 @@ static Attribute promote(Attribute attr, Operation *op) {
     return TypeAttr::get(promote(t.getValue()));
   if (auto dense = dyn_cast<DenseFPElementsAttr>(attr);
       dense && dense.getElementType().isF32()) {
+    auto type = cast<ShapedType>(promote(dense.getType()));
+    // A splat stays one value (its shape may hold 2^64 elements).
+    if (dense.isSplat())
+      return DenseElementsAttr::get(
+          type, APFloat(static_cast<double>(
+                    dense.getSplatValue<APFloat>().convertToFloat())));
     SmallVector<double> values;
     for (APFloat v : dense.getValues<APFloat>())
       values.push_back(v.convertToFloat());
