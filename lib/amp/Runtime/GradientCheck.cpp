@@ -38,10 +38,8 @@ double GradientCheckResult::worstError() const {
   return worst;
 }
 
-/// Turns the training step of `module` into @amp_gradient_check returning
-/// (loss, the raw gradient of every parameter in argument order), alone in
-/// the module. Returns the parameters' argument indices.
-static FailureOr<SmallVector<unsigned>> makeGradientFunction(ModuleOp module) {
+FailureOr<SmallVector<unsigned>>
+mlir::amp::runtime::makeGradientFunction(ModuleOp module, StringRef name) {
   func::FuncOp fn;
   for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
     if (f->hasAttr(kTrainStepAttr) && !fn)
@@ -66,7 +64,7 @@ static FailureOr<SmallVector<unsigned>> makeGradientFunction(ModuleOp module) {
       module.getContext(), fn.getArgumentTypes(), TypeRange(results)));
   fn.removeResAttrsAttr();
   fn->removeAttr(kTrainStepAttr);
-  fn.setSymName(kCheckedFn);
+  fn.setSymName(name);
   return SmallVector<unsigned>(step->params.begin(), step->params.end());
 }
 
@@ -98,7 +96,8 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
   SmallVector<unsigned> params;
   {
     DiagnosticCollector diagnostics(module.getContext());
-    FailureOr<SmallVector<unsigned>> p = makeGradientFunction(*work);
+    FailureOr<SmallVector<unsigned>> p =
+        makeGradientFunction(*work, kCheckedFn);
     if (failed(p))
       return diagnostics.makeError("the gradient check cannot use the step");
     params = std::move(*p);
