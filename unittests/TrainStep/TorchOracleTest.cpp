@@ -1,12 +1,13 @@
 //===- TorchOracleTest.cpp - built steps against PyTorch autograd ---------===//
 //
 // The CNN and the transformer block of examples/pytorch/ (torch-mlir's form,
-// the PyTorch models' initial weights as dense_resource constants) go
+// the PyTorch models' weights as dense_resource constants) go
 // through amp-build-train-step; the backward it builds (amp-differentiate's
 // rules from the amp.loss_grad seed) runs in f32 on a fixed batch and is
 // compared with PyTorch's autograd on the same model, weights and batch:
-// gen_models.py --oracle writes torch's batch, cross-entropy loss and the
-// gradient of every parameter (torch.autograd.grad, f32), keyed by the
+// gen_models.py --oracle loads the weights of the .mlir file into the torch
+// model and writes torch's batch, cross-entropy loss and the gradient of
+// every parameter (torch.autograd.grad, f32 and f64), keyed by the
 // parameter's state_dict name, which is the dense_resource key the step's
 // parameter starts from. Needs /usr/bin/python3 with Debian's python3-torch
 // (scripts/install-deps.sh); skipped, loudly, without it.
