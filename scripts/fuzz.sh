@@ -17,7 +17,7 @@ if [ -z "$(ls -A "$work/seeds")" ]; then
     awk -v out="$work/seeds/$(echo "$f" | tr '/' '_')" '
       /^\/\/ -----/ { n++; next } { print > (out "." n) }' "$root/$f"
   done
-  "$build/bin/amp-robustness" --print --functions=50 --steps=20 --edge-cases=20 |
+  "$build/bin/amp-robustness" --print --functions=50 --steps=20 --edge-cases=20 --forward-models=20 |
     awk -v out="$work/seeds/gen" '/^\/\/ -----/ { n++; next } { print > (out "." n) }'
 fi
 ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \

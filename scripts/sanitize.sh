@@ -52,7 +52,7 @@ echo "== sanitize: lit suite"
 echo "== sanitize: robustness corpus"
 # test/Regression/upstream-*.mlir crash upstream MLIR's parser (XFAIL).
 mapfile -t mlir_files < <(cd "$root" && find test examples -name '*.mlir' ! -name 'upstream-*' | sort)
-(cd "$root" && "$build/bin/amp-robustness" --functions="$functions" --steps="$steps" --edge-cases=50 \
+(cd "$root" && "$build/bin/amp-robustness" --functions="$functions" --steps="$steps" --edge-cases=50 --forward-models=10 \
   "${mlir_files[@]}")
 
 if [ "$fuzz" = 1 ]; then

@@ -10,6 +10,7 @@
 #include "amp/Distributed/Passes.h"
 #include "amp/GPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/TrainStep/Passes.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -32,6 +33,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpGPUPasses();
   registerAmpDistributedPasses();
   registerAmpAutodiffPasses();
+  registerAmpTrainStepPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();
 }

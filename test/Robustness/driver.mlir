@@ -2,10 +2,12 @@
 // registry and runs them all, here on a few generated functions and steps
 // and on this file; the full corpus runs under CTest (robustness-corpus).
 // RUN: amp-robustness --list-passes | FileCheck %s --check-prefix=LIST
-// RUN: amp-robustness --functions=20 --steps=5 --edge-cases=10 %s | FileCheck %s
-// RUN: amp-robustness --print --functions=1 --steps=1 --edge-cases=5 --first-seed=7 | FileCheck %s --check-prefix=GEN
+// RUN: amp-robustness --functions=20 --steps=5 --edge-cases=10 --forward-models=5 %s | FileCheck %s
+// RUN: amp-robustness --print --functions=1 --steps=1 --edge-cases=5 --forward-models=1 --first-seed=7 | FileCheck %s --check-prefix=GEN
 
 // LIST-DAG: pass amp-autocast
+// LIST-DAG: pass amp-build-train-step
+// LIST-DAG: pass amp-differentiate
 // LIST-DAG: pass amp-check-llvm-lowering
 // LIST-DAG: pass amp-decompose-aggregate-ops
 // LIST-DAG: pass amp-interchange-contraction-loops
@@ -15,7 +17,7 @@
 // LIST-DAG: pipeline amp-lower-to-llvm
 // LIST-DAG: pipeline amp-mixed-precision
 
-// CHECK: amp-robustness: 20 generated functions, 5 generated training steps, 10 generated edge cases, 1 test-file cases (0 skipped: invalid on purpose)
+// CHECK: amp-robustness: 20 generated functions, 5 generated training steps, 10 generated edge cases, 5 generated forward models, 1 test-file cases (0 skipped: invalid on purpose)
 // CHECK-SAME: defects: 0
 
 // GEN: // seed 7
@@ -37,6 +39,8 @@
 // GEN: %w: tensor<?x?xf32> {amp.role = "param"}
 // GEN: // edge case seed 11
 // GEN: dense_resource<
+// GEN: // forward model seed 7
+// GEN: func.func @forward(%x: tensor<
 
 func.func @identity(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>

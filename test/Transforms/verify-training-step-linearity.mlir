@@ -435,3 +435,57 @@ func.func @accumulator_from_weights(%w: tensor<4xf32> {amp.role = "param"},
   %w1 = arith.subf %w, %gw : tensor<4xf32>
   return %r#1, %w1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// A dynamic batch: the backward reads the batch size off a tensor derived
+// from the seed (tensor.dim reads the shape, not the scaled elements).
+// CHECK-LABEL: func.func @dynamic_batch_dim
+func.func @dynamic_batch_dim(%w: tensor<4xf32> {amp.role = "param"},
+                    %x: tensor<?x4xf32> {amp.role = "input"},
+                    %y: tensor<?xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x4xf32>
+  %eb = tensor.empty(%n) : tensor<?xf32>
+  %fb = linalg.fill ins(%zero : f32) outs(%eb : tensor<?xf32>) -> tensor<?xf32>
+  %rows = linalg.generic {indexing_maps = [affine_map<(b, i) -> (b, i)>, affine_map<(b, i) -> (i)>, affine_map<(b, i) -> (b)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %w : tensor<?x4xf32>, tensor<4xf32>) outs(%fb : tensor<?xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<?xf32>
+  %e0 = tensor.empty() : tensor<f32>
+  %l0 = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %loss = linalg.generic {indexing_maps = [affine_map<(b) -> (b)>, affine_map<(b) -> ()>], iterator_types = ["reduction"]}
+      ins(%rows : tensor<?xf32>) outs(%l0 : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  // d rows = broadcast seed, sized from the seed-derived tensor's shape.
+  %eds = tensor.empty(%n) : tensor<?xf32>
+  %drows = linalg.generic {indexing_maps = [affine_map<(b) -> ()>, affine_map<(b) -> (b)>], iterator_types = ["parallel"]}
+      ins(%seed : tensor<f32>) outs(%eds : tensor<?xf32>) {
+  ^bb0(%s: f32, %o: f32):
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  %m = tensor.dim %drows, %c0 : tensor<?xf32>
+  %ew = tensor.empty() : tensor<4xf32>
+  %g0 = linalg.fill ins(%zero : f32) outs(%ew : tensor<4xf32>) -> tensor<4xf32>
+  %xs = tensor.extract_slice %x[0, 0] [%m, 4] [1, 1] : tensor<?x4xf32> to tensor<?x4xf32>
+  %dw = linalg.generic {indexing_maps = [affine_map<(b, i) -> (b, i)>, affine_map<(b, i) -> (b)>, affine_map<(b, i) -> (i)>], iterator_types = ["reduction", "parallel"]}
+      ins(%xs, %drows : tensor<?x4xf32>, tensor<?xf32>) outs(%g0 : tensor<4xf32>) {
+  ^bb0(%a: f32, %d: f32, %acc: f32):
+    %p = arith.mulf %a, %d : f32
+    %r = arith.addf %p, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}

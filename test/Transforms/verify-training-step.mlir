@@ -195,7 +195,7 @@ func.func @param_f16(%w: tensor<4xf16> {amp.role = "param"},
 // -----
 
 func.func @bad_role(%w: tensor<4xf32> {amp.role = "param"},
-              // expected-error @+1 {{argument #1 of training step 'bad_role' needs amp.role = "param", "opt_state", "input" or "label", got "weights"}}
+              // expected-error @+1 {{argument #1 of training step 'bad_role' needs amp.role = "param", "opt_state", "input", "label" or "target", got "weights"}}
               %v: tensor<4xf32> {amp.role = "weights"},
               %x: tensor<2x4xf32> {amp.role = "input"},
               %y: tensor<2xi32> {amp.role = "label"})

@@ -36,7 +36,7 @@
 // size as its size: out-of-bounds reads, heap corruption).
 // RUN: not amp-run %S/Inputs/dynamic-param.mlir --run=f32 --batch-size=16 2>&1 | FileCheck %s --check-prefix=DYNPARAM
 // DYNPARAM-NOT: loading
-// DYNPARAM: amp-run: run f32: @train_step argument #0 (amp.role = "param") of type tensor<?x10xf32>: dimension 0 is dynamic; only dimension 0 (the batch) of the input, the label and the logits may be dynamic
+// DYNPARAM: amp-run: run f32: @train_step argument #0 (amp.role = "param") of type tensor<?x10xf32>: dimension 0 is dynamic; only dimension 0 (the batch) of the input, the label (or target) and the logits may be dynamic
 // RUN: sed 's/tensor<?x784xf32>/tensor<?x?xf32>/g' %S/Inputs/dynamic-batch.mlir > %t.dyninput.mlir
 // RUN: not amp-run %t.dyninput.mlir --run=f32 --batch-size=16 2>&1 | FileCheck %s --check-prefix=DYNINPUT
 // DYNINPUT: amp-run: run f32: @train_step argument #1 (amp.role = "input") of type tensor<?x?xf32>: dimension 1 is dynamic

@@ -13,7 +13,9 @@
 //    backward from amp.loss_grad, amp.grad per parameter, SGD / momentum /
 //    RMSprop update), so that autocast and loss scaling really transform it.
 //  - generateEdgeCase (EdgeCases.cpp): the input classes that broke passes.
-// Both return a whole module; the same seed gives the same text.
+//  - generateForwardModel (ForwardModels.cpp): torch-mlir-style forward
+//    models for amp-differentiate and amp-build-train-step.
+// All return a whole module; the same seed gives the same text.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +57,13 @@ constexpr uint64_t kNumEdgeCaseClasses = 5;
 /// expand_shape groups of several dynamic sizes (an upstream crash class).
 /// Every amp pass must succeed or fail with a located error on each.
 std::string generateEdgeCase(uint64_t seed);
+
+/// A small forward model (ForwardModels.cpp) in torch-mlir's form, the
+/// input of amp-differentiate and amp-build-train-step: `@forward(%x)`
+/// returning batch x classes logits (or, for some seeds, a scalar loss),
+/// with convolutions, pooling, eval-form batch norm, linear layers and
+/// activations, weights as dense, dense_resource or elided constants.
+std::string generateForwardModel(uint64_t seed);
 
 } // namespace mlir::amp::robustness
 

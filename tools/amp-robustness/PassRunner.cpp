@@ -43,6 +43,8 @@ private:
 /// the defaults; a variant whose options no longer parse is dropped.
 const std::pair<const char *, const char *> kVariants[] = {
     {"amp-autocast", "precision=bf16"},
+    {"amp-build-train-step", "loss=mse optimizer=adamw weight-decay=0.01"},
+    {"amp-build-train-step", "loss=none optimizer=sgd"},
     {"amp-autocast", "precision=f32"},
     {"amp-loss-scaling", "mode=static init-scale=1024"},
     {"amp-loss-scaling", "mode=none"},

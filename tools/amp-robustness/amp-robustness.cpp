@@ -5,6 +5,7 @@
 //   - generated random functions, seeds [--first-seed, +--functions),
 //   - generated contract-following training steps (--steps of them),
 //   - generated edge cases (--edge-cases of them: Generator.h),
+//   - generated forward models (--forward-models of them),
 //   - the given .mlir files, split at `// -----` (cases that do not parse
 //     or verify on their own, e.g. -verify-diagnostics inputs, are counted
 //     and skipped),
@@ -48,6 +49,11 @@ static llvm::cl::opt<unsigned> numEdgeCases(
     llvm::cl::desc("edge-case modules to generate (dynamic parameter shapes, "
                    "resource constants, huge shapes, mixed gradients, "
                    "upstream crash classes)"),
+    llvm::cl::init(100));
+static llvm::cl::opt<unsigned> numForwardModels(
+    "forward-models",
+    llvm::cl::desc("torch-mlir-style forward models to generate (for "
+                   "amp-differentiate and amp-build-train-step)"),
     llvm::cl::init(100));
 static llvm::cl::opt<uint64_t> firstSeed("first-seed",
                                          llvm::cl::desc("first generator seed"),
@@ -142,11 +148,14 @@ int main(int argc, char **argv) {
     for (unsigned i = 0; i < numEdgeCases; ++i)
       llvm::outs() << "// edge case seed " << firstSeed + i << "\n"
                    << generateEdgeCase(firstSeed + i) << "// -----\n";
+    for (unsigned i = 0; i < numForwardModels; ++i)
+      llvm::outs() << "// forward model seed " << firstSeed + i << "\n"
+                   << generateForwardModel(firstSeed + i) << "// -----\n";
     return 0;
   }
 
   auto start = std::chrono::steady_clock::now();
-  Tally generated, steps, edges, tests;
+  Tally generated, steps, edges, models, tests;
   MLIRContext ctx(registry, MLIRContext::Threading::DISABLED);
   // Unknown ops must be left alone (autocast keeps them f32), not crashed on.
   ctx.allowUnregisteredDialects();
@@ -166,6 +175,12 @@ int main(int argc, char **argv) {
     uint64_t seed = firstSeed + i;
     runAll(ctx, generateEdgeCase(seed),
            "edge case seed " + std::to_string(seed), passes, edges,
+           /*mustParse=*/true);
+  }
+  for (unsigned i = 0; i < numForwardModels; ++i) {
+    uint64_t seed = firstSeed + i;
+    runAll(ctx, generateForwardModel(seed),
+           "forward model seed " + std::to_string(seed), passes, models,
            /*mustParse=*/true);
   }
   for (const std::string &file : files) {
@@ -188,7 +203,7 @@ int main(int argc, char **argv) {
   llvm::outs() << llvm::format("%-58s %9s %9s\n", "pass", "success",
                                "diagnosed");
   std::map<std::string, std::map<Outcome, unsigned>> all;
-  for (Tally *t : {&generated, &steps, &edges, &tests})
+  for (Tally *t : {&generated, &steps, &edges, &models, &tests})
     for (auto &[pass, counts] : t->perPass)
       for (auto &[outcome, n] : counts)
         all[pass][outcome] += n;
@@ -196,16 +211,18 @@ int main(int argc, char **argv) {
     llvm::outs() << llvm::format("%-58s %9u %9u\n", pass.c_str(),
                                  counts[Outcome::Success],
                                  counts[Outcome::Diagnosed]);
-  unsigned defects =
-      generated.defects + steps.defects + edges.defects + tests.defects;
+  unsigned defects = generated.defects + steps.defects + edges.defects +
+                     models.defects + tests.defects;
   llvm::outs() << "amp-robustness: " << generated.cases
                << " generated functions, " << steps.cases
                << " generated training steps, " << edges.cases
-               << " generated edge cases, " << tests.cases
+               << " generated edge cases, " << models.cases
+               << " generated forward models, " << tests.cases
                << " test-file cases (" << tests.skipped
                << " skipped: invalid on purpose) x " << passes.size()
                << " passes/pipelines = "
-               << generated.runs + steps.runs + edges.runs + tests.runs
+               << generated.runs + steps.runs + edges.runs + models.runs +
+                      tests.runs
                << " runs in " << llvm::format("%.1f", seconds)
                << " s; defects: " << defects
                << " (silent failures + verifier failures + invalid "

@@ -40,6 +40,7 @@ enum class ArgRole {
   OptState,      ///< "opt_state": optimizer state (momentum, moments, step)
   Input,         ///< "input": float tensor, leading dimension = batch
   Label,         ///< "label": i32/i64 class indices, one per example
+  Target,        ///< "target": float tensor, dim 0 = batch (not a label)
   LossScale,     ///< "loss_scale": tensor<f32> S (added by loss scaling)
   GrowthTracker, ///< "growth_tracker": tensor<i32> (added by loss scaling)
   /// "hysteresis_tracker": tensor<i32>, overflowing steps since the scale
@@ -63,7 +64,7 @@ struct TrainingStep {
   llvm::SmallVector<ArgRole> argRoles;    ///< one per argument
   llvm::SmallVector<unsigned> params;     ///< argument indices
   llvm::SmallVector<unsigned> optStates;  ///< argument indices
-  unsigned input = 0, label = 0;          ///< argument indices
+  unsigned input = 0, label = 0;          ///< label: or the target
   unsigned lossResult = 0;                ///< result index
   std::optional<unsigned> foundInfResult; ///< after loss scaling
   /// After `amp-instrument-underflow`: the flushed and non-zero counts.

@@ -19,7 +19,8 @@ namespace mlir::amp::runtime {
 
 /// Copies examples `indices[first, first + batch)` of `ds` into `input`
 /// (f32, batch x exampleSize values) and, if given, `label` (i32 or i64,
-/// batch); rows past the end of `indices` are zero.
+/// batch; or a target, f32 or f64 batch x classes, which gets the one-hot
+/// encoding of the labels); input rows past the end of `indices` are zero.
 void fillBatch(const Dataset &ds, const std::vector<int64_t> &indices,
                int64_t first, int64_t batch, HostTensor &input,
                HostTensor *label);

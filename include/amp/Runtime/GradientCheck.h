@@ -53,11 +53,22 @@ struct GradientCheckResult {
   double worstError() const;
 };
 
+/// Turns the `amp.train_step` of `module` (fp32 with its markers) into
+/// `@name` returning (loss, the raw gradient of every parameter in argument
+/// order: what each `amp.grad` marks), with the step's arguments, alone in
+/// the module (other functions are erased); the markers stay (lower them
+/// with amp-lower-to-standard: seed 1). Returns the parameters' argument
+/// indices. Errors (located): the contract, a step of several blocks.
+FailureOr<SmallVector<unsigned>> makeGradientFunction(ModuleOp module,
+                                                      llvm::StringRef name);
+
 /// Checks the `amp.train_step` of `module` (fp32 with its markers; not
 /// modified) on `backend` with the first batch of `data` (shuffled with
-/// `options.seed`). Errors: those of planRun (amp/Runtime/Trainer.h), a step
-/// that cannot be promoted to f64 (located diagnostics), compile and call
-/// failures, a non-finite loss at the checked point.
+/// `options.seed`), from the parameters a run starts from (their
+/// `amp.initial_value`, else drawn as BoundStep::resetState draws them).
+/// Errors: those of planRun (amp/Runtime/Trainer.h), a step that cannot be
+/// promoted to f64 (located diagnostics), compile and call failures, a
+/// non-finite loss at the checked point.
 llvm::Expected<GradientCheckResult>
 checkGradients(ModuleOp module, const GradientCheckOptions &options,
                Backend &backend, const Dataset &data);

@@ -97,6 +97,10 @@ struct RunPlan {
   int64_t globalBatch = 0;        ///< batch x ranks (data-parallel), else batch
   int64_t valuesPerExample = 0;   ///< of the input
   std::optional<int64_t> classes; ///< logits per example of the eval step
+  /// A step with a target (loss=mse) in place of a label: its values per
+  /// example. amp-run feeds the one-hot encoding of the dataset's labels,
+  /// so they must be the dataset's classes.
+  std::optional<int64_t> targetClasses;
   uint64_t bufferBytes = 0;       ///< arguments + results + eval buffers
   /// What the run will do that the user may not expect, one line each
   /// (e.g. a parameter whose amp.initial_value is elided starts random).
@@ -116,8 +120,8 @@ llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
 
 /// The checks that need the data's shapes, still before any allocation: the
 /// input's values per example against `trainSet` and `testSet`, the eval
-/// step's classes against `testSet`, a global batch no larger than
-/// `trainSet`.
+/// step's classes (and a target's values per example) against the classes
+/// of `testSet`, a global batch no larger than `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
                                 const Dataset &testSet);
 

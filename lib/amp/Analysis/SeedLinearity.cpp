@@ -264,7 +264,10 @@ LogicalResult Analysis::visitOp(Operation *op) {
       return fail(Break::Mixed, "the addend of the fma");
     return setAll(d);
   }
-  if (isa<arith::ConstantOp, linalg::IndexOp>(op))
+  // Shape queries read no element: a dynamic batch's size read off a
+  // backward tensor does not change with S.
+  if (isa<arith::ConstantOp, linalg::IndexOp, tensor::DimOp, tensor::RankOp>(
+          op))
     return setAll(Degree::Free);
 
   // Ops with regions: linalg bodies, scf loops and branches.

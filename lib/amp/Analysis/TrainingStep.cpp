@@ -24,6 +24,7 @@ std::optional<ArgRole> mlir::amp::parseArgRole(StringRef name) {
       .Case("opt_state", ArgRole::OptState)
       .Case("input", ArgRole::Input)
       .Case("label", ArgRole::Label)
+      .Case("target", ArgRole::Target)
       .Case("loss_scale", ArgRole::LossScale)
       .Case("growth_tracker", ArgRole::GrowthTracker)
       .Case("hysteresis_tracker", ArgRole::HysteresisTracker)
@@ -41,6 +42,8 @@ StringRef mlir::amp::stringifyArgRole(ArgRole role) {
     return "input";
   case ArgRole::Label:
     return "label";
+  case ArgRole::Target:
+    return "target";
   case ArgRole::LossScale:
     return "loss_scale";
   case ArgRole::GrowthTracker:
@@ -71,7 +74,8 @@ static bool isScalarTensorOf(Type t, Type elem) {
 }
 
 /// Checks the input/label pair: input a float tensor with a leading batch
-/// dimension, label a rank-1 i32/i64 tensor with the same batch size.
+/// dimension, label a rank-1 i32/i64 tensor (or a target, a float tensor)
+/// with the same batch size.
 static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
                                         std::optional<unsigned> label) {
   BlockArgument in = func.getArgument(input);
@@ -92,9 +96,18 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
     return success();
   BlockArgument lab = func.getArgument(*label);
   auto labType = dyn_cast<RankedTensorType>(lab.getType());
-  if (!labType || labType.getRank() != 1 ||
-      !(labType.getElementType().isInteger(32) ||
-        labType.getElementType().isInteger(64)))
+  auto role = func.getArgAttrOfType<StringAttr>(*label, kRoleAttr);
+  bool target = role && role.getValue() == "target";
+  if (target && (!labType || !isa<FloatType>(labType.getElementType()) ||
+                 labType.getRank() < 1))
+    return emitError(lab.getLoc())
+           << "argument #" << *label
+           << " with amp.role = \"target\" must be a ranked float tensor "
+              "whose dimension 0 is the batch, got "
+           << lab.getType();
+  if (!target && (!labType || labType.getRank() != 1 ||
+                  !(labType.getElementType().isInteger(32) ||
+                    labType.getElementType().isInteger(64))))
     return emitError(lab.getLoc())
            << "argument #" << *label
            << " with amp.role = \"label\" must be a rank-1 tensor of i32 or "
@@ -102,8 +115,9 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
            << lab.getType();
   int64_t b0 = inType.getDimSize(0), b1 = labType.getDimSize(0);
   if (!ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b1) && b0 != b1)
-    return emitError(lab.getLoc()) << "label batch size " << b1
-                                   << " differs from input batch size " << b0;
+    return emitError(lab.getLoc())
+           << (target ? "target" : "label") << " batch size " << b1
+           << " differs from input batch size " << b0;
   return success();
 }
 
@@ -368,8 +382,8 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     if (!parsed) {
       emitError(arg.getLoc())
           << "argument #" << i << " of training step '" << func.getSymName()
-          << "' needs amp.role = \"param\", \"opt_state\", \"input\" or "
-             "\"label\""
+          << "' needs amp.role = \"param\", \"opt_state\", \"input\", "
+             "\"label\" or \"target\""
           << (role ? (", got \"" + role.getValue() + "\"").str() : "");
       ok = false;
       step.argRoles.push_back(ArgRole::Input);
@@ -397,13 +411,15 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       step.optStates.push_back(i);
       break;
     case ArgRole::Input:
-    case ArgRole::Label: {
+    case ArgRole::Label:
+    case ArgRole::Target: {
       std::optional<unsigned> &slot = *parsed == ArgRole::Input ? input : label;
       if (slot) {
         emitError(arg.getLoc())
             << "argument #" << i << " is a second amp.role = \""
             << stringifyArgRole(*parsed) << "\" (first: argument #" << *slot
-            << "); a training step takes one input and one label";
+            << "); a training step takes one input and one label (or "
+               "target)";
         ok = false;
       }
       slot = i;
@@ -442,7 +458,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
   if (!input || !label) {
     emitError(func.getLoc(), "training step '")
         << func.getSymName() << "' needs one argument with amp.role = \""
-        << (!input ? "input" : "label") << "\"";
+        << (!input ? "input\"" : "label\" (or \"target\")");
     ok = false;
   } else if (failed(checkInputAndLabel(func, *input, label))) {
     ok = false;
@@ -504,7 +520,8 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       continue;
     }
     ArgRole argRole = step.argRoles[idx];
-    if (argRole == ArgRole::Input || argRole == ArgRole::Label) {
+    if (argRole == ArgRole::Input || argRole == ArgRole::Label ||
+        argRole == ArgRole::Target) {
       emitError(func.getLoc(), "result #")
           << r << " has amp.updates = " << idx << ", but argument #" << idx
           << " is the " << stringifyArgRole(argRole)

@@ -24,10 +24,30 @@ void mlir::amp::runtime::fillBatch(const Dataset &ds,
                 sizeof(float) * ds.exampleSize);
     if (!label)
       continue;
-    if (label->spec().kind == ElementKind::I32)
+    switch (label->spec().kind) {
+    case ElementKind::I32:
       label->as<int32_t>()[b] = ds.labels[e];
-    else
+      break;
+    case ElementKind::I64:
       label->as<int64_t>()[b] = ds.labels[e];
+      break;
+    case ElementKind::F32:
+    case ElementKind::F64: {
+      // A target (batch x classes): the one-hot encoding of the label.
+      int64_t classes = label->spec().numElements() / batch;
+      bool f32 = label->spec().kind == ElementKind::F32;
+      for (int64_t c = 0; c < classes; ++c) {
+        double v = c == ds.labels[e] ? 1.0 : 0.0;
+        if (f32)
+          label->as<float>()[b * classes + c] = static_cast<float>(v);
+        else
+          label->as<double>()[b * classes + c] = v;
+      }
+      break;
+    }
+    default:
+      break;
+    }
   }
 }
 

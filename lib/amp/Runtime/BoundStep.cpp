@@ -56,13 +56,15 @@ llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
         auto role = isArg ? fn.getArgAttrOfType<StringAttr>(i, kRoleAttr)
                           : fn.getResultAttrOfType<StringAttr>(i, kRoleAttr);
         StringRef name = role ? role.getValue() : "";
-        bool batched = name == "input" || name == "label" || name == "logits";
+        bool batched = name == "input" || name == "label" || name == "target" ||
+                       name == "logits";
         for (auto [d, size] : llvm::enumerate(shaped.getShape()))
           if (ShapedType::isDynamic(size) && !(batched && d == 0))
             return makeError(
                 describeValue(fn, isArg, i) + ": dimension " + llvm::Twine(d) +
                 " is dynamic; only dimension 0 (the batch) of the input, the "
-                "label and the logits may be dynamic (--batch-size sets it), "
+                "label (or target) and the logits may be dynamic (--batch-size "
+                "sets it), "
                 "every other size must be static");
         if (Attribute init =
                 isArg ? fn.getArgAttr(i, kInitialValueAttr) : Attribute()) {

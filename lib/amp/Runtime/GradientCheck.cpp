@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <random>
 
@@ -37,10 +38,8 @@ double GradientCheckResult::worstError() const {
   return worst;
 }
 
-/// Turns the training step of `module` into @amp_gradient_check returning
-/// (loss, the raw gradient of every parameter in argument order), alone in
-/// the module. Returns the parameters' argument indices.
-static FailureOr<SmallVector<unsigned>> makeGradientFunction(ModuleOp module) {
+FailureOr<SmallVector<unsigned>>
+mlir::amp::runtime::makeGradientFunction(ModuleOp module, StringRef name) {
   func::FuncOp fn;
   for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>())) {
     if (f->hasAttr(kTrainStepAttr) && !fn)
@@ -65,7 +64,7 @@ static FailureOr<SmallVector<unsigned>> makeGradientFunction(ModuleOp module) {
       module.getContext(), fn.getArgumentTypes(), TypeRange(results)));
   fn.removeResAttrsAttr();
   fn->removeAttr(kTrainStepAttr);
-  fn.setSymName(kCheckedFn);
+  fn.setSymName(name);
   return SmallVector<unsigned>(step->params.begin(), step->params.end());
 }
 
@@ -97,7 +96,8 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
   SmallVector<unsigned> params;
   {
     DiagnosticCollector diagnostics(module.getContext());
-    FailureOr<SmallVector<unsigned>> p = makeGradientFunction(*work);
+    FailureOr<SmallVector<unsigned>> p =
+        makeGradientFunction(*work, kCheckedFn);
     if (failed(p))
       return diagnostics.makeError("the gradient check cannot use the step");
     params = std::move(*p);
@@ -137,13 +137,21 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
     results.push_back(backend.allocate(s));
 
   // The state and the first batch of a training run with this seed
-  // (BoundStep::resetState, then the shuffle), widened to f64.
+  // (BoundStep::resetState: a parameter's amp.initial_value, else a draw;
+  // then the shuffle), widened to f64.
+  auto layout = StepLayout::read(module, plan->batch);
+  if (!layout)
+    return layout.takeError();
   std::mt19937_64 rng(options.seed);
   for (unsigned p : params) {
     TensorSpec f32 = argSpecs[p];
     f32.kind = ElementKind::F32;
     HostTensor init(f32);
-    initParameter(init, rng, fanIn[p]);
+    const std::vector<char> &data = layout->initialData[p];
+    if (!data.empty())
+      std::memcpy(init.data(), data.data(), data.size());
+    else
+      initParameter(init, rng, fanIn[p]);
     for (int64_t i = 0; i < f32.numElements(); ++i)
       at(*args[p], i) = init.as<float>()[i];
   }

@@ -214,6 +214,18 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   plan.valuesPerExample = 1;
   for (int64_t d : inputType.getShape().drop_front())
     plan.valuesPerExample *= d;
+  if (step->argRoles[step->label] == ArgRole::Target) {
+    // The data hold class labels: a target is fed their one-hot encoding.
+    auto target =
+        cast<RankedTensorType>(trainFn.getArgument(step->label).getType());
+    if (target.getRank() != 2 || !target.getElementType().isF32())
+      return makeError("@" + trainFn.getSymName() + ": the target " +
+                       typeString(target) +
+                       " cannot be fed: amp-run feeds a target the one-hot "
+                       "encoding of the dataset's labels, a batch x classes "
+                       "f32 tensor");
+    plan.targetClasses = target.getDimSize(1);
+  }
 
   // Memory: every argument, result and eval buffer (plus a host mirror of
   // each on a device), known before anything is allocated.
@@ -296,6 +308,11 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      llvm::Twine(trainSet.numClasses - 1) +
                      " but the eval step returns " +
                      llvm::Twine(*plan.classes) + " logits per example");
+  if (plan.targetClasses && *plan.targetClasses != trainSet.numClasses)
+    return makeError("the target holds " + llvm::Twine(*plan.targetClasses) +
+                     " values per example, but amp-run feeds it the one-hot "
+                     "labels of a dataset with " +
+                     llvm::Twine(trainSet.numClasses) + " classes");
   if (plan.globalBatch > trainSet.numExamples) {
     std::string what = "batch size " + std::to_string(plan.batch);
     if (plan.globalBatch != plan.batch)

@@ -1,0 +1,149 @@
+//===- Passes.td - amp training-step builder passes --------*- tablegen -*-===//
+//
+// The passes of the training-step room. `amp-opt --help` and the
+// training-step section of docs/passes.md come from the summaries,
+// descriptions and options here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TRAINSTEP_PASSES_TD
+#define AMP_TRAINSTEP_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
+  let summary = "Forward model -> fp32 training step (loss, backward, "
+                "optimizer) and eval step, in the amp contract";
+  let description = [{
+    Turns a forward model, a `func.func` that returns logits, a regression
+    output or its loss (the linalg-on-tensors form torch-mlir exports, with
+    weights as `arith.constant dense_resource<...>` or as arguments), into
+    `@train_step` and `@eval_step` following docs/training-step.md, so that
+    `amp-mixed-precision`, `amp-lower-to-llvm`, `amp-lower-to-nvvm` and
+    `amp-run` take the result unchanged:
+
+    - `@train_step(params..., opt_state..., input, label | target)` with
+      `amp.role` on every argument returns `(loss, params'..., opt_state'...)`
+      with `amp.role = "loss"` and `amp.updates = i`. Its body is the model's
+      forward with every trained value read from its `param` argument, the
+      loss in f32, `%seed = amp.loss_grad %loss`, the backward built from
+      the seed by amp-differentiate's rules, one `amp.grad` per parameter
+      and the optimizer's update on the `amp.grad` results.
+    - A parameter made from a constant keeps the constant's value (`dense`
+      or `dense_resource`, an elided blob too) as its `amp.initial_value`,
+      so amp-run starts from the model's weights (an elided blob: drawn at
+      random).
+    - `@eval_step(params..., input)` returns the model's output as
+      `amp.role = "logits"` (for a batch x classes output; not for
+      loss=none).
+    - The model function is erased when nothing refers to it.
+
+    What is trained (`params=`, a list): `constants` (default) makes every
+    float tensor constant at the top level of the model's body with at
+    least `min-elements` elements that the output depends on a parameter,
+    except constants whose dense_resource key matches `frozen=` (a key, or
+    a pattern with a leading or trailing `*`) and, with
+    `freeze-running-stats` (default), keys ending in `running_mean` or
+    `running_var` (PyTorch's BatchNorm buffers); `arguments` every float
+    tensor argument but the input; an integer names one argument; any other
+    entry names a dense_resource constant by its key. The input is
+    `input=<index>` or the first float tensor argument not named as a
+    parameter.
+
+    Losses (`loss=`, in f32, mean reduction as in PyTorch):
+    `softmax-cross-entropy` (default; output: batch x classes logits, adds a
+    `label` argument tensor<B x i32>; loss = mean_i logsumexp(z_i) - z_{i,
+    y_i}, with the row maximum subtracted; the label is compared with the
+    class index, no gather), `mse` (adds a `target` argument of the output's
+    type; loss = mean (y - t)^2), `none` (the model returns its loss,
+    `tensor<f32>`; its non-input argument is the label or target, else an
+    unused label is added).
+
+    Optimizers (`optimizer=`, torch.optim's formulas; state as `opt_state`
+    arguments that start at zero): `sgd`, `momentum` (default; `momentum`,
+    dampening 0: one buffer per parameter), `adam` (`beta1`, `beta2`, `eps`;
+    first moments, second moments, then a tensor<i32> step counter),
+    `adamw` (decoupled decay). `lr` (0: 0.01 for sgd and momentum, 0.001
+    for adam and adamw), `weight-decay` (added to the unscaled gradient in
+    the update, or decoupled for adamw). docs/training-step-builder.md has
+    the formulas and their sources.
+
+    Errors, located on the module, the function, the argument or the op:
+    invalid option values (each names the option), no model function (or
+    several without function=), a declaration, several blocks, other than
+    one result, an output that does not fit the loss (not batch x classes
+    for softmax-cross-entropy, not a tensor<f32> for loss=none, dynamic
+    dimensions but the batch), no trainable parameter (with a note per
+    constant left and why), a params= entry that names nothing, a parameter
+    that is not a static f32 tensor or that the output does not depend on,
+    an argument that is neither input nor parameter, existing
+    `@train_step`/`@eval_step` symbols, and amp-differentiate's errors (an
+    op without an adjoint rule, ...). The module is unchanged on error.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The model function (default: the only public func.func with a "
+           "body)">,
+    ListOption<"params", "params", "std::string",
+               "What is trained: constants (default), arguments, argument "
+               "indices, dense_resource keys">,
+    Option<"minElements", "min-elements", "int64_t", /*default=*/"2",
+           "params=constants: the fewest elements a trained constant has">,
+    ListOption<"frozen", "frozen", "std::string",
+               "dense_resource keys (or *-patterns) of constants that "
+               "params=constants leaves constant">,
+    Option<"freezeRunningStats", "freeze-running-stats", "bool",
+           /*default=*/"true",
+           "params=constants leaves constants whose key ends in "
+           "running_mean or running_var (BatchNorm buffers) constant">,
+    Option<"input", "input", "int64_t", /*default=*/"-1",
+           "The input argument (default: the first float tensor argument "
+           "that is not a parameter)">,
+    Option<"loss", "loss", "::mlir::amp::trainstep::LossKind",
+           /*default=*/"::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy",
+           "The loss of the model's output", [{::llvm::cl::values(
+             clEnumValN(::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy,
+                        "softmax-cross-entropy",
+                        "batch x classes logits against i32 labels"),
+             clEnumValN(::mlir::amp::trainstep::LossKind::MeanSquaredError,
+                        "mse", "mean squared error against a target"),
+             clEnumValN(::mlir::amp::trainstep::LossKind::None, "none",
+                        "the model returns its loss"))}]>,
+    Option<"optimizer", "optimizer", "::mlir::amp::trainstep::OptimizerKind",
+           /*default=*/"::mlir::amp::trainstep::OptimizerKind::Momentum",
+           "The update rule", [{::llvm::cl::values(
+             clEnumValN(::mlir::amp::trainstep::OptimizerKind::SGD, "sgd",
+                        "plain SGD"),
+             clEnumValN(::mlir::amp::trainstep::OptimizerKind::Momentum,
+                        "momentum", "SGD with momentum"),
+             clEnumValN(::mlir::amp::trainstep::OptimizerKind::Adam, "adam",
+                        "Adam"),
+             clEnumValN(::mlir::amp::trainstep::OptimizerKind::AdamW, "adamw",
+                        "AdamW (decoupled weight decay)"))}]>,
+    Option<"lr", "lr", "double", /*default=*/"0.0",
+           "Learning rate (0: 0.01 for sgd and momentum, 0.001 for adam and "
+           "adamw)">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.9",
+           "optimizer=momentum: the momentum mu, in [0, 1)">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9",
+           "adam, adamw: decay of the first moment, in [0, 1)">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999",
+           "adam, adamw: decay of the second moment, in [0, 1)">,
+    Option<"eps", "eps", "double", /*default=*/"1e-8",
+           "adam, adamw: added to sqrt(v), > 0">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
+           "Weight decay, >= 0: wd * w added to the unscaled gradient "
+           "(adamw: w scaled by 1 - lr * wd)">,
+    Option<"evalStep", "eval-step", "bool", /*default=*/"true",
+           "Also build @eval_step (batch x classes outputs)">,
+  ];
+  let dependentDialects = [
+    "::mlir::amp::AmpDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // AMP_TRAINSTEP_PASSES_TD

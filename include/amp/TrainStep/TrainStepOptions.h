@@ -1,0 +1,90 @@
+//===- TrainStepOptions.h - what amp-build-train-step builds ----*- C++ -*-===//
+//
+// The options of the training-step builder (docs/training-step-builder.md)
+// as a plain struct, shared by the pass (`amp-build-train-step`, whose
+// TableGen options fill it) and the C++ entry point (BuildTrainStep.h), and
+// checked once by `TrainStepOptions::validate`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TRAINSTEP_TRAINSTEPOPTIONS_H
+#define AMP_TRAINSTEP_TRAINSTEPOPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::amp::trainstep {
+
+/// The loss the step computes from the model's output (docs:
+/// training-step-builder.md, "Losses").
+enum class LossKind {
+  /// Output: batch x classes logits (f32); label: one i32 class index per
+  /// example. Mean over the batch of logsumexp(z_i) - z_{i, y_i}, PyTorch's
+  /// nn.CrossEntropyLoss (reduction = "mean").
+  SoftmaxCrossEntropy,
+  /// Output: any f32 tensor whose dimension 0 is the batch; target: an f32
+  /// tensor of the output's type. Mean over all elements of (y - t)^2,
+  /// PyTorch's nn.MSELoss (reduction = "mean").
+  MeanSquaredError,
+  /// The model already returns its loss (one tensor<f32>).
+  None,
+};
+
+/// The update rule (docs: training-step-builder.md, "Optimizers"), each as
+/// PyTorch's torch.optim writes it.
+enum class OptimizerKind {
+  SGD,      ///< w' = w - lr (g + wd w)
+  Momentum, ///< SGD with momentum mu, dampening 0, not Nesterov
+  Adam,     ///< Kingma & Ba 2015, L2 decay added to the gradient
+  AdamW,    ///< Loshchilov & Hutter 2019, decoupled decay
+};
+
+llvm::StringRef stringifyLossKind(LossKind kind);
+llvm::StringRef stringifyOptimizerKind(OptimizerKind kind);
+
+/// Everything the builder needs to know; defaults as in PyTorch.
+struct TrainStepOptions {
+  /// The model function; empty: the only public func.func with a body.
+  std::string function;
+  /// Which values become `param` arguments; each entry is "constants"
+  /// (every float tensor constant at the top level of the body with at
+  /// least `minElements` elements, that the output depends on), "arguments"
+  /// (every float tensor argument but the input), an argument index ("3"),
+  /// or the key of a dense_resource constant. Empty means {"constants"}.
+  std::vector<std::string> params;
+  int64_t minElements = 2;
+  /// dense_resource keys (a trailing or leading `*` matches any text) of
+  /// constants that "constants" leaves constant.
+  std::vector<std::string> frozen;
+  /// Also leave constants whose key ends in `running_mean` or `running_var`
+  /// constant: PyTorch's BatchNorm buffers, which an optimizer never sees.
+  bool freezeRunningStats = true;
+  /// The model's input argument; -1: the first float tensor argument that
+  /// is not selected as a parameter.
+  int64_t input = -1;
+
+  LossKind loss = LossKind::SoftmaxCrossEntropy;
+  OptimizerKind optimizer = OptimizerKind::Momentum;
+  /// Learning rate; 0 means the optimizer's default: 0.01 for sgd and
+  /// momentum, 0.001 for adam and adamw (torch.optim.Adam's default).
+  double lr = 0;
+  double momentum = 0.9;
+  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+  double weightDecay = 0;
+  /// Also build the `amp.eval_step` (when the output is batch x classes).
+  bool evalStep = true;
+
+  /// The learning rate in effect (`lr`, or the optimizer's default).
+  double effectiveLearningRate() const;
+  /// "" when every option is valid, else one message naming the option and
+  /// its value, e.g. "lr=-2: must be > 0 (0 or no lr: the optimizer's
+  /// default)".
+  std::string validate() const;
+};
+
+} // namespace mlir::amp::trainstep
+
+#endif // AMP_TRAINSTEP_TRAINSTEPOPTIONS_H

@@ -1,0 +1,326 @@
+//===- BuildTrainStep.cpp - forward model -> training step ----------------===//
+//
+// The driver of amp-build-train-step: select what is trained (an analysis,
+// ParameterSelection.h), then build the step in one go: signature with
+// roles, the forward cloned with parameters as arguments, the loss, the
+// seed, the backward (autodiff::differentiate), the markers, the update;
+// then the eval step. The output is checked against the training-step
+// contract before the model is removed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/TrainStep/BuildTrainStep.h"
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Autodiff/Differentiate.h"
+#include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "amp/TrainStep/Losses.h"
+#include "amp/TrainStep/Optimizers.h"
+#include "amp/TrainStep/ParameterSelection.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::trainstep;
+
+/// The model: `name`, or the only public func.func with a body that is not
+/// already a training or eval step.
+static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
+  if (!name.empty()) {
+    auto fn = module.lookupSymbol<func::FuncOp>(name);
+    if (!fn)
+      return module.emitError() << "amp-build-train-step: no func.func @"
+                                << name << " in the module (function=)";
+    return fn;
+  }
+  SmallVector<func::FuncOp> candidates;
+  for (auto fn : module.getOps<func::FuncOp>())
+    if (fn.isPublic() && !fn.isDeclaration() && !fn->hasAttr(kTrainStepAttr) &&
+        !fn->hasAttr(kEvalStepAttr))
+      candidates.push_back(fn);
+  if (candidates.size() == 1)
+    return candidates.front();
+  if (candidates.empty())
+    return module.emitError()
+           << "amp-build-train-step: the module has no public func.func with "
+              "a body (other than training and eval steps) to build a "
+              "training step from";
+  InFlightDiagnostic diag =
+      module.emitError()
+      << "amp-build-train-step: the module has " << candidates.size()
+      << " public functions with a body; name the model with function=<name>";
+  for (func::FuncOp fn : candidates)
+    diag.attachNote(fn.getLoc()) << "candidate @" << fn.getSymName();
+  return failure();
+}
+
+static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
+  if (model.isDeclaration())
+    return model.emitError() << "amp-build-train-step: @" << model.getSymName()
+                             << " is a declaration; the model needs a body";
+  if (!model.getBody().hasOneBlock())
+    return model.emitError()
+           << "amp-build-train-step: the body of @" << model.getSymName()
+           << " has several blocks; write its control flow with scf (scf.if, "
+              "scf.for) so that it has a single block";
+  if (model.getNumResults() != 1)
+    return model.emitError()
+           << "amp-build-train-step: @" << model.getSymName() << " returns "
+           << model.getNumResults()
+           << " values; the model returns one (its logits, its regression "
+              "output or its loss)";
+  for (StringRef name : {kTrainStepName, kEvalStepName}) {
+    if (model.getSymName() == name)
+      return model.emitError()
+             << "amp-build-train-step: the model is named @" << name
+             << ", the name of a function the builder adds; rename it";
+    if (Operation *existing = module.lookupSymbol(name))
+      return existing->emitError()
+             << "amp-build-train-step: cannot add @" << name
+             << ": the module already has a symbol of that name";
+  }
+  return success();
+}
+
+namespace {
+/// The arguments of the step being built, by role.
+struct StepArguments {
+  SmallVector<Value> params, state;
+  Value input, supervision;
+};
+} // namespace
+
+/// Clones the ops of `model`'s body at `b`'s insertion point with `map`,
+/// skipping the constants that became parameters; returns the clone of the
+/// returned value.
+static Value cloneForward(OpBuilder &b, func::FuncOp model,
+                          const ParameterPlan &plan, IRMapping &map) {
+  llvm::DenseSet<Operation *> trained;
+  for (const TrainedValue &p : plan.params)
+    if (p.constant)
+      trained.insert(p.constant);
+  Block &body = model.getBody().front();
+  for (Operation &op : body.without_terminator())
+    if (!trained.contains(&op))
+      b.clone(op, map);
+  return map.lookupOrDefault(body.getTerminator()->getOperand(0));
+}
+
+/// Maps the model's input and trained values to the step's arguments.
+static void mapModelValues(const ParameterPlan &plan, func::FuncOp model,
+                           ValueRange params, Value input, IRMapping &map) {
+  map.map(model.getArgument(plan.input), input);
+  for (auto [p, arg] : llvm::zip_equal(plan.params, params)) {
+    if (p.isArgument)
+      map.map(model.getArgument(p.argument), arg);
+    else
+      map.map(p.constant->getResult(0), arg);
+  }
+}
+
+static StringAttr roleOf(MLIRContext *ctx, Type supervision) {
+  auto tensor = cast<RankedTensorType>(supervision);
+  return StringAttr::get(
+      ctx, isa<FloatType>(tensor.getElementType()) ? "target" : "label");
+}
+
+/// The train step's signature and its argument attributes.
+static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
+                                        const ParameterPlan &plan,
+                                        ArrayRef<StateSlot> state,
+                                        Type supervisionType) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> args, results = {RankedTensorType::get({}, b.getF32Type())};
+  SmallVector<Location> locs;
+  for (const TrainedValue &p : plan.params) {
+    args.push_back(p.type);
+    locs.push_back(p.isArgument ? model.getArgument(p.argument).getLoc()
+                                : p.constant->getLoc());
+  }
+  for (const StateSlot &s : state) {
+    args.push_back(s.type);
+    locs.push_back(model.getLoc());
+  }
+  llvm::append_range(results, args);
+  args.push_back(model.getArgumentTypes()[plan.input]);
+  locs.push_back(model.getArgument(plan.input).getLoc());
+  args.push_back(supervisionType);
+  locs.push_back(plan.supervision
+                     ? model.getArgument(*plan.supervision).getLoc()
+                     : model.getLoc());
+
+  auto fn = func::FuncOp::create(b, model.getLoc(), kTrainStepName,
+                                 b.getFunctionType(args, results));
+  fn->setAttr(kTrainStepAttr, UnitAttr::get(ctx));
+  Block *entry = fn.addEntryBlock();
+  for (auto [arg, loc] : llvm::zip_equal(entry->getArguments(), locs))
+    arg.setLoc(loc);
+  unsigned i = 0;
+  for (const TrainedValue &p : plan.params) {
+    fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "param"));
+    if (p.initialValue)
+      fn.setArgAttr(i, kInitialValueAttr, p.initialValue);
+    ++i;
+  }
+  for (size_t s = 0; s < state.size(); ++s, ++i)
+    fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "opt_state"));
+  fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "input"));
+  fn.setArgAttr(i + 1, kRoleAttr, roleOf(ctx, supervisionType));
+  fn.setResultAttr(0, kRoleAttr, StringAttr::get(ctx, "loss"));
+  for (unsigned r = 1; r < fn.getNumResults(); ++r)
+    fn.setResultAttr(r, kUpdatesAttr, b.getI64IntegerAttr(r - 1));
+  return fn;
+}
+
+/// Fills the train step's body; failure (with located errors) when the
+/// backward cannot be built.
+static LogicalResult buildTrainBody(func::FuncOp fn, func::FuncOp model,
+                                    const ParameterPlan &plan,
+                                    const TrainStepOptions &options,
+                                    size_t numState) {
+  Block &entry = fn.getBody().front();
+  OpBuilder b = OpBuilder::atBlockEnd(&entry);
+  size_t n = plan.params.size();
+  StepArguments args;
+  for (size_t i = 0; i < n; ++i)
+    args.params.push_back(entry.getArgument(i));
+  for (size_t i = 0; i < numState; ++i)
+    args.state.push_back(entry.getArgument(n + i));
+  args.input = entry.getArgument(n + numState);
+  args.supervision = entry.getArgument(n + numState + 1);
+
+  IRMapping map;
+  mapModelValues(plan, model, args.params, args.input, map);
+  if (plan.supervision)
+    map.map(model.getArgument(*plan.supervision), args.supervision);
+  Value output = cloneForward(b, model, plan, map);
+  Location lossLoc = model.getBody().front().getTerminator()->getLoc();
+  Value loss = buildLoss(b, lossLoc, options.loss, output, args.supervision);
+
+  auto seed = LossGradOp::create(b, lossLoc, loss);
+  FailureOr<SmallVector<Value>> raw =
+      autodiff::differentiate(b, loss, seed, args.params);
+  if (failed(raw))
+    return failure();
+  SmallVector<Value> grads;
+  for (auto [g, p] : llvm::zip_equal(*raw, args.params))
+    grads.push_back(GradOp::create(b, p.getLoc(), g, p));
+
+  SmallVector<Value> newParams, newState;
+  buildUpdates(b, fn.getLoc(), options, args.params, grads, args.state,
+               newParams, newState);
+  // The forward may have been rewritten (calls inlined, loops unrolled);
+  // the seed's operand is the loss as it is now.
+  SmallVector<Value> results = {seed.getLoss()};
+  llvm::append_range(results, newParams);
+  llvm::append_range(results, newState);
+  func::ReturnOp::create(b, fn.getLoc(), results);
+  return success();
+}
+
+/// @eval_step(params..., input) -> logits: the model's forward alone.
+static func::FuncOp buildEvalStep(OpBuilder &b, func::FuncOp model,
+                                  const ParameterPlan &plan) {
+  MLIRContext *ctx = b.getContext();
+  SmallVector<Type> args;
+  for (const TrainedValue &p : plan.params)
+    args.push_back(p.type);
+  args.push_back(model.getArgumentTypes()[plan.input]);
+  auto fn =
+      func::FuncOp::create(b, model.getLoc(), kEvalStepName,
+                           b.getFunctionType(args, model.getResultTypes()));
+  fn->setAttr(kEvalStepAttr, UnitAttr::get(ctx));
+  Block *entry = fn.addEntryBlock();
+  size_t n = plan.params.size();
+  for (size_t i = 0; i < n; ++i)
+    fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "param"));
+  fn.setArgAttr(n, kRoleAttr, StringAttr::get(ctx, "input"));
+  fn.setResultAttr(0, kRoleAttr, StringAttr::get(ctx, "logits"));
+  OpBuilder body = OpBuilder::atBlockEnd(entry);
+  IRMapping map;
+  mapModelValues(plan, model, entry->getArguments().take_front(n),
+                 entry->getArgument(n), map);
+  Value logits = cloneForward(body, model, plan, map);
+  func::ReturnOp::create(
+      body, model.getBody().front().getTerminator()->getLoc(), logits);
+  return fn;
+}
+
+FailureOr<BuiltSteps>
+mlir::amp::trainstep::buildTrainStep(ModuleOp module,
+                                     const TrainStepOptions &options) {
+  if (std::string why = options.validate(); !why.empty())
+    return module.emitError() << "amp-build-train-step: " << why;
+  FailureOr<func::FuncOp> found = findModel(module, options.function);
+  if (failed(found) || failed(checkModel(module, *found)))
+    return failure();
+  func::FuncOp model = *found;
+  Operation *ret = model.getBody().front().getTerminator();
+
+  FailureOr<Type> supervision =
+      supervisionType(options.loss, model.getResultTypes()[0], ret->getLoc());
+  if (failed(supervision))
+    return failure();
+  FailureOr<ParameterPlan> plan = selectParameters(model, options);
+  if (failed(plan))
+    return failure();
+  Type supervisionArg = *supervision;
+  if (options.loss == LossKind::None) {
+    // The model's own label or target; without one an unused label, as the
+    // contract has one (one class index per example of the input).
+    if (plan->supervision)
+      supervisionArg = model.getArgumentTypes()[*plan->supervision];
+    else
+      supervisionArg = RankedTensorType::get(
+          {cast<RankedTensorType>(model.getArgumentTypes()[plan->input])
+               .getDimSize(0)},
+          IntegerType::get(module.getContext(), 32));
+  }
+
+  SmallVector<RankedTensorType> paramTypes;
+  SmallVector<std::string> paramNames;
+  for (const TrainedValue &p : plan->params) {
+    paramTypes.push_back(p.type);
+    paramNames.push_back(p.name);
+  }
+  SmallVector<StateSlot> state = optimizerState(
+      options.optimizer, paramTypes, paramNames, module.getContext());
+
+  OpBuilder b(model);
+  b.setInsertionPointAfter(model);
+  BuiltSteps steps;
+  steps.train = createTrainFunction(b, model, *plan, state, supervisionArg);
+  auto eraseBuilt = [&]() {
+    if (steps.eval)
+      steps.eval.erase();
+    steps.train.erase();
+  };
+  if (failed(
+          buildTrainBody(steps.train, model, *plan, options, state.size()))) {
+    eraseBuilt();
+    return failure();
+  }
+  auto logits = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
+  if (options.evalStep && options.loss != LossKind::None && logits &&
+      logits.getRank() == 2) {
+    b.setInsertionPointAfter(steps.train);
+    steps.eval = buildEvalStep(b, model, *plan);
+  }
+
+  // What the rest of the compiler will check: the contract.
+  if (failed(TrainingStep::analyze(steps.train)) ||
+      (steps.eval && failed(EvalStep::analyze(steps.eval)))) {
+    model.emitError() << "amp-build-train-step: the step built from @"
+                      << model.getSymName()
+                      << " breaks the training-step contract (the errors "
+                         "above); this is a bug of the builder";
+    eraseBuilt();
+    return failure();
+  }
+  if (SymbolTable::symbolKnownUseEmpty(model, module))
+    model.erase();
+  return steps;
+}

@@ -1,0 +1,82 @@
+//===- TrainStepOptions.cpp - what amp-build-train-step builds ------------===//
+
+#include "amp/TrainStep/TrainStepOptions.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace mlir::amp::trainstep;
+
+llvm::StringRef mlir::amp::trainstep::stringifyLossKind(LossKind kind) {
+  switch (kind) {
+  case LossKind::SoftmaxCrossEntropy:
+    return "softmax-cross-entropy";
+  case LossKind::MeanSquaredError:
+    return "mse";
+  case LossKind::None:
+    return "none";
+  }
+  return "?";
+}
+
+llvm::StringRef
+mlir::amp::trainstep::stringifyOptimizerKind(OptimizerKind kind) {
+  switch (kind) {
+  case OptimizerKind::SGD:
+    return "sgd";
+  case OptimizerKind::Momentum:
+    return "momentum";
+  case OptimizerKind::Adam:
+    return "adam";
+  case OptimizerKind::AdamW:
+    return "adamw";
+  }
+  return "?";
+}
+
+double TrainStepOptions::effectiveLearningRate() const {
+  if (lr != 0)
+    return lr;
+  bool adamFamily =
+      optimizer == OptimizerKind::Adam || optimizer == OptimizerKind::AdamW;
+  return adamFamily ? 1e-3 : 1e-2;
+}
+
+/// "<name>=<value>: <why>".
+static std::string bad(const char *name, double value, const char *why) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << name << "=" << llvm::format("%g", value) << ": " << why;
+  return text;
+}
+
+std::string TrainStepOptions::validate() const {
+  if (!std::isfinite(lr) || lr < 0)
+    return bad("lr", lr,
+               "must be > 0 (0 or no lr: the optimizer's default, 0.01 for "
+               "sgd and momentum, 0.001 for adam and adamw)");
+  if (!(momentum >= 0 && momentum < 1))
+    return bad("momentum", momentum, "must be in [0, 1)");
+  if (!(beta1 >= 0 && beta1 < 1))
+    return bad("beta1", beta1, "must be in [0, 1)");
+  if (!(beta2 >= 0 && beta2 < 1))
+    return bad("beta2", beta2, "must be in [0, 1)");
+  if (!(eps > 0) || !std::isfinite(eps))
+    return bad("eps", eps, "must be > 0 (it keeps sqrt(v) + eps from 0)");
+  if (!(weightDecay >= 0) || !std::isfinite(weightDecay))
+    return bad("weight-decay", weightDecay, "must be >= 0");
+  if (optimizer == OptimizerKind::AdamW &&
+      !(effectiveLearningRate() * weightDecay < 1))
+    return bad("weight-decay", weightDecay,
+               "lr * weight-decay must be below 1 for adamw (each step "
+               "multiplies w by 1 - lr * weight-decay)");
+  if (minElements < 0)
+    return bad("min-elements", double(minElements), "must be >= 0");
+  if (input < -1)
+    return bad("input", double(input),
+               "must be an argument index (or -1: the first float tensor "
+               "argument that is not a parameter)");
+  return "";
+}
