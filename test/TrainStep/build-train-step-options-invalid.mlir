@@ -32,3 +32,16 @@ module {
     return %x : tensor<4x2xf32>
   }
 }
+
+// Values valid in double but not in the step's f32: beta2 = 0.99999999
+// rounds to 1 (1 - beta2^t = 0: NaN parameters after step 1), lr = 1e-50 to
+// a literal 0 (a run that silently never trains), lr = 1e40 to inf.
+// RUN: not amp-opt %s --amp-build-train-step="optimizer=adam beta2=0.99999999" 2>&1 | FileCheck %s --check-prefix=B2F32
+// RUN: not amp-opt %s --amp-build-train-step="momentum=0.99999999" 2>&1 | FileCheck %s --check-prefix=MUF32
+// RUN: not amp-opt %s --amp-build-train-step="optimizer=sgd lr=1e-50" 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: not amp-opt %s --amp-build-train-step="optimizer=sgd lr=1e40" 2>&1 | FileCheck %s --check-prefix=TINY
+// RUN: not amp-opt %s --amp-build-train-step="weight-decay=1e40" 2>&1 | FileCheck %s --check-prefix=WDF32
+// B2F32: error: amp-build-train-step: beta2=1: rounds to 1 in f32, the step's type (the largest f32 below 1 is 0.99999994)
+// MUF32: error: amp-build-train-step: momentum=1: rounds to 1 in f32
+// TINY: error: amp-build-train-step: lr={{[0-9.e+-]+}}: is 0 or inf once rounded to f32, the step's type
+// WDF32: error: amp-build-train-step: weight-decay=1e+40: is inf once rounded to f32

@@ -84,3 +84,8 @@ func.func @forward(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // NAMED-SAME: dense_resource<lin.weight> : tensor<2x2xf32>, amp.role = "param"},
 // NAMED-SAME: dense_resource<lin.bias> : tensor<2xf32>, amp.role = "param"},
 // NAMED-SAME: %{{.*}}: tensor<2x2xf32> {amp.role = "opt_state"}, %{{.*}}: tensor<2xf32> {amp.role = "opt_state"}, %{{.*}}: tensor<2x2xf32> {amp.role = "input"}
+
+// A frozen= pattern that matches no constant is an error (a typo used to
+// train what was meant to be frozen).
+// RUN: not amp-opt %s --amp-build-train-step="frozen=lin.nosuch" 2>&1 | FileCheck %s --check-prefix=NOMATCH
+// NOMATCH: error: amp-build-train-step: frozen entry 'lin.nosuch' matches no dense_resource constant of @{{[a-z_]+}}

@@ -49,3 +49,8 @@
 // FILES-NOT: {{.}}
 // RUN: FileCheck %s --check-prefix=CSV < %t.out/f16+dynamic.csv
 // CSV: f16 + dynamic,1,1,
+//
+// More threads than OpenMP can create used to abort the process in libomp.
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --threads=100000 2>&1 | FileCheck %s --check-prefix=THREADS
+// THREADS-NOT: loading
+// THREADS: amp-run: --threads=100000: must be 0 (every core) or 1..256

@@ -34,6 +34,7 @@
 #include <cstdio>
 #include <deque>
 #include <fcntl.h>
+#include <thread>
 #include <unistd.h>
 
 #ifndef AMP_VERSION
@@ -437,7 +438,7 @@ static cl::opt<unsigned> &threadsOption() {
       cl::desc("--device=cpu: threads of the step's parallel loops "
                "(amp-lower-to-llvm threads=): 0 = every core (OpenMP's "
                "default, OMP_NUM_THREADS if set), 1 = no OpenMP; the results "
-               "do not depend on it (default: 0)"),
+               "do not depend on it; at most 256 (default: 0)"),
       cl::init(0), cl::cat(ampRunCategory));
   return option;
 }
@@ -521,7 +522,8 @@ int main(int argc, char **argv) {
     return fail("--data=" + dataSource +
                 ": must be fashion-mnist or synthetic");
   if (syntheticExamples < 0 || classes < 0)
-    return fail("--synthetic-examples and --classes must be >= 1");
+    return fail("--synthetic-examples and --classes must be >= 1 (or 0: "
+                "their defaults)");
   if (!(checkGradientsTolerance > 0))
     return fail("--check-gradients-tolerance=" +
                 defaultText(checkGradientsTolerance.getValue()) +
@@ -532,6 +534,15 @@ int main(int argc, char **argv) {
     return fail("--tensor-cores is for --device=cuda");
   if (device == "cuda" && cpuThreads.getNumOccurrences())
     return fail("--threads is for --device=cpu");
+  // OpenMP's num_threads is an int, and libomp aborts the process when it
+  // cannot create the threads: a bound well above any core count.
+  constexpr unsigned kMaxThreads = 256;
+  if (cpuThreads > kMaxThreads)
+    return fail("--threads=" + llvm::Twine(cpuThreads.getValue()) +
+                ": must be 0 (every core) or 1.." + llvm::Twine(kMaxThreads) +
+                " (this machine has " +
+                llvm::Twine(std::thread::hardware_concurrency()) +
+                " hardware threads)");
 
   // 1b. Data parallelism: MPI_Init before anything is loaded, so that every
   // rank fails or runs alike; ranks other than 0 print nothing on stdout.

@@ -160,6 +160,18 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
                 "the key of a dense_resource constant of @"
              << model.getSymName();
 
+  // frozen= patterns, like params= keys, must name something (a typo would
+  // silently train what the user meant to freeze).
+  for (const std::string &pattern : options.frozen)
+    if (llvm::none_of(constants, [&](arith::ConstantOp c) {
+          return matchesKeyPattern(resourceKey(c), pattern);
+        }))
+      return model.emitError()
+             << "amp-build-train-step: frozen entry '" << pattern
+             << "' matches no dense_resource constant of @"
+             << model.getSymName()
+             << " (a pattern is a key or a key prefix ending in '*')";
+
   // Which candidates the output depends on.
   SmallVector<Operation *> ops;
   for (Operation &op : body)

@@ -57,6 +57,25 @@ std::string TrainStepOptions::validate() const {
     return bad("lr", lr,
                "must be > 0 (0 or no lr: the optimizer's default, 0.01 for "
                "sgd and momentum, 0.001 for adam and adamw)");
+  // The step computes in f32: a value that is valid in double but rounds
+  // to 0, 1 or inf in f32 changes the optimizer (1 - beta2^t = 0 divides
+  // by zero; lr = 1e-50 is a literal 0).
+  auto f32 = [](double v) {
+    return static_cast<double>(static_cast<float>(v));
+  };
+  if (lr != 0 && !(f32(lr) > 0 && std::isfinite(f32(lr))))
+    return bad("lr", lr, "is 0 or inf once rounded to f32, the step's type");
+  if (std::isfinite(weightDecay) && !std::isfinite(f32(weightDecay)))
+    return bad("weight-decay", weightDecay,
+               "is inf once rounded to f32, the step's type");
+  for (auto [name, value] :
+       {std::pair<const char *, double>{"momentum", momentum},
+        {"beta1", beta1},
+        {"beta2", beta2}})
+    if (value < 1 && f32(value) >= 1)
+      return bad(name, value,
+                 "rounds to 1 in f32, the step's type (the largest f32 "
+                 "below 1 is 0.99999994)");
   if (!(momentum >= 0 && momentum < 1))
     return bad("momentum", momentum, "must be in [0, 1)");
   if (!(beta1 >= 0 && beta1 < 1))
