@@ -48,6 +48,21 @@ func.func @weight_argument(%x: tensor<4x3xf32>,
 
 // -----
 
+// The batch in dimension 1 of the input: a located error that says what to
+// change (it used to be reported as a bug of the builder).
+// expected-error @+1 {{amp-build-train-step: the input (argument #0, 'tensor<3x4xf32>') has 3 in dimension 0, the output ('tensor<4x2xf32>') 4; dimension 0 of both is the batch (transpose the input, or name another argument with input=)}}
+func.func @batch_in_dim1(%x: tensor<3x4xf32>) -> tensor<4x2xf32> {
+  %w = arith.constant dense<1.0> : tensor<3x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]
+      ins(%x, %w : tensor<3x4xf32>, tensor<3x2xf32>) outs(%f : tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %mm : tensor<4x2xf32>
+}
+
+// -----
+
 // An op on the path from a parameter to the loss without an adjoint rule:
 // amp-differentiate's error, located on the op (in the step being built).
 func.func @no_rule(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {

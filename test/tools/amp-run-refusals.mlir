@@ -54,3 +54,12 @@
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --threads=100000 2>&1 | FileCheck %s --check-prefix=THREADS
 // THREADS-NOT: loading
 // THREADS: amp-run: --threads=100000: must be 0 (every core) or 1..256
+// A path ending in '/' that does not exist yet is made.
+// RUN: rm -rf %t.newdir
+// RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --max-steps=1 --csv=%t.newdir/ > /dev/null
+// RUN: FileCheck %s --check-prefix=NEWDIR < %t.newdir/f32.csv
+// NEWDIR: run,step,epoch,loss
+//
+// A forward model, not a training step: the error names the builder.
+// RUN: not amp-run %amp_src_root/examples/pytorch/cnn.mlir 2>&1 | FileCheck %s --check-prefix=FORWARD
+// FORWARD: no func.func with the amp.train_step attribute; mark the training step (docs/training-step.md), or build one from a forward model with amp-opt --amp-build-train-step

@@ -510,8 +510,11 @@ int main(int argc, char **argv) {
   // inside P when P is a directory (or ends with '/').
   auto perRunPath = [&](llvm::StringRef path, llvm::StringRef run,
                         llvm::StringRef ext, bool single) -> std::string {
-    if (path.ends_with("/") || llvm::sys::fs::is_directory(path))
+    if (path.ends_with("/") || llvm::sys::fs::is_directory(path)) {
+      // "dir/" that does not exist yet is made (as a directory is meant).
+      (void)llvm::sys::fs::create_directories(path);
       return (path.rtrim('/') + "/" + run + ext).str();
+    }
     return single ? path.str() : (path + "." + run + ext).str();
   };
   if (!autocastReportFlag.empty())

@@ -237,7 +237,9 @@ mlir::amp::runtime::findSteps(ModuleOp module) {
   }
   if (trainFns.empty())
     return makeError("no func.func with the amp.train_step attribute; mark "
-                     "the training step (docs/training-step.md)");
+                     "the training step (docs/training-step.md), or build "
+                     "one from a forward model with amp-opt "
+                     "--amp-build-train-step (docs/training-step-builder.md)");
   if (trainFns.size() > 1 || evalFns.size() > 1)
     return makeError("the module has " + llvm::Twine(trainFns.size()) +
                      " amp.train_step and " + llvm::Twine(evalFns.size()) +

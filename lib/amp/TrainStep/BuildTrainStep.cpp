@@ -268,6 +268,24 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   if (failed(plan))
     return failure();
   Type supervisionArg = *supervision;
+  // The contract's batch is dimension 0 of the input, and the label or
+  // target built from the output has the output's dimension 0.
+  if (options.loss != LossKind::None) {
+    auto inputType =
+        dyn_cast<RankedTensorType>(model.getArgumentTypes()[plan->input]);
+    auto outputType = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
+    if (inputType && outputType && inputType.getRank() >= 1 &&
+        outputType.getRank() >= 1 && !inputType.isDynamicDim(0) &&
+        !outputType.isDynamicDim(0) &&
+        inputType.getDimSize(0) != outputType.getDimSize(0))
+      return emitError(model.getArgument(plan->input).getLoc())
+             << "amp-build-train-step: the input (argument #" << plan->input
+             << ", " << inputType << ") has " << inputType.getDimSize(0)
+             << " in dimension 0, the output (" << outputType << ") "
+             << outputType.getDimSize(0)
+             << "; dimension 0 of both is the batch (transpose the input, or "
+                "name another argument with input=)";
+  }
   if (options.loss == LossKind::None) {
     // The model's own label or target; without one an unused label, as the
     // contract has one (one class index per example of the input).
