@@ -16,7 +16,7 @@ func.func @dyn(%x: tensor<?x3xf32>, %w: tensor<3x2xf32>) -> tensor<?x2xf32> {
 }
 }
 // CHECK-LABEL: func.func @train_step(
-// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<3x2xf32> {amp.role = "param"}, %[[X:[a-z0-9]+]]: tensor<?x3xf32> {amp.role = "input"}, %{{.*}}: tensor<?xi32> {amp.role = "label"})
+// CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<3x2xf32> {amp.role = "param"}, %[[X:[a-z0-9]+]]: tensor<?x3xf32> {amp.role = "input"}, %{{.*}}: tensor<?xi32> {amp.classes = {{[0-9]+}} : i64, amp.role = "label"})
 // CHECK: %[[N:.*]] = tensor.dim %{{.*}}, %{{.*}} : tensor<?x2xf32>
 // CHECK: %[[NI:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK: %[[NF:.*]] = arith.sitofp %[[NI]] : i64 to f32

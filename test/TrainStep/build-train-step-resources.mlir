@@ -55,7 +55,7 @@ func.func @forward(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-SAME: %[[B:[a-z0-9]+]]: tensor<2xf32> {amp.initial_value = dense_resource<lin.bias> : tensor<2xf32>, amp.role = "param"},
 // CHECK-SAME: %[[G:[a-z0-9]+]]: tensor<2xf32> {amp.initial_value = dense_resource<__elided__> : tensor<2xf32>, amp.role = "param"},
 // CHECK-SAME: %{{.*}}: tensor<2x2xf32> {amp.role = "opt_state"}, %{{.*}}: tensor<2xf32> {amp.role = "opt_state"}, %{{.*}}: tensor<2xf32> {amp.role = "opt_state"},
-// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x2xf32> {amp.role = "input"}, %{{.*}}: tensor<2xi32> {amp.role = "label"})
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x2xf32> {amp.role = "input"}, %{{.*}}: tensor<2xi32> {amp.classes = {{[0-9]+}} : i64, amp.role = "label"})
 // CHECK-DAG: arith.constant dense_resource<bn.running_mean> : tensor<2xf32>
 // CHECK-DAG: arith.constant dense_resource<bn.running_var> : tensor<2xf32>
 // CHECK-DAG: arith.constant dense<3.000000e+00> : tensor<1xf32>

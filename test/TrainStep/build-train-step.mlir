@@ -38,7 +38,7 @@ func.func @linear(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
 // CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<2x3xf32> {amp.initial_value = dense<{{\[\[}}1.000000e-01, -2.000000e-01, 3.000000e-01], [4.000000e-01, 5.000000e-01, -6.000000e-01]]> : tensor<2x3xf32>, amp.role = "param"},
 // CHECK-SAME: %[[B:[a-z0-9]+]]: tensor<2xf32> {amp.initial_value = dense<[0.00999999977, -2.000000e-02]> : tensor<2xf32>, amp.role = "param"},
 // CHECK-SAME: %[[VW:[a-z0-9]+]]: tensor<2x3xf32> {amp.role = "opt_state"}, %[[VB:[a-z0-9]+]]: tensor<2xf32> {amp.role = "opt_state"},
-// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x3xf32> {amp.role = "input"}, %[[Y:[a-z0-9]+]]: tensor<4xi32> {amp.role = "label"})
+// CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<4x3xf32> {amp.role = "input"}, %[[Y:[a-z0-9]+]]: tensor<4xi32> {amp.classes = 2 : i64, amp.role = "label"})
 // CHECK-SAME: -> (tensor<f32> {amp.role = "loss"}, tensor<2x3xf32> {amp.updates = 0 : i64}, tensor<2xf32> {amp.updates = 1 : i64}, tensor<2x3xf32> {amp.updates = 2 : i64}, tensor<2xf32> {amp.updates = 3 : i64})
 // CHECK-SAME: attributes {amp.train_step}
 // The forward reads the parameter where the model read the constant.
@@ -80,7 +80,7 @@ func.func @linear(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
 // ADAM-SAME: %{{.*}}: tensor<2x3xf32> {{{.*}}amp.role = "param"}, %{{.*}}: tensor<2xf32> {{{.*}}amp.role = "param"},
 // ADAM-SAME: %[[M0:[a-z0-9]+]]: tensor<2x3xf32> {amp.role = "opt_state"}, %[[M1:[a-z0-9]+]]: tensor<2xf32> {amp.role = "opt_state"},
 // ADAM-SAME: %[[V0:[a-z0-9]+]]: tensor<2x3xf32> {amp.role = "opt_state"}, %[[V1:[a-z0-9]+]]: tensor<2xf32> {amp.role = "opt_state"},
-// ADAM-SAME: %[[T:[a-z0-9]+]]: tensor<i32> {amp.role = "opt_state"}, %{{.*}}: tensor<4x3xf32> {amp.role = "input"}, %{{.*}}: tensor<4xi32> {amp.role = "label"})
+// ADAM-SAME: %[[T:[a-z0-9]+]]: tensor<i32> {amp.role = "opt_state"}, %{{.*}}: tensor<4x3xf32> {amp.role = "input"}, %{{.*}}: tensor<4xi32> {amp.classes = {{[0-9]+}} : i64, amp.role = "label"})
 // ADAM-SAME: tensor<i32> {amp.updates = 6 : i64})
 // ADAM: %[[T2:.*]] = arith.addi %[[T]], %{{.*}} : tensor<i32>
 // ADAM: %[[TI:.*]] = tensor.extract %[[T2]][] : tensor<i32>

@@ -30,6 +30,10 @@ constexpr llvm::StringLiteral kUpdatesAttr = "amp.updates";
 /// FloatAttr; `growth_tracker`, `hysteresis_tracker`, `consecutive_skips`:
 /// 0 as an i32 IntegerAttr). Later steps feed the `amp.updates` result.
 constexpr llvm::StringLiteral kInitialValueAttr = "amp.initial_value";
+/// On a `label` argument: the number of classes its values index (the
+/// logits' second dimension; amp-build-train-step writes it), so a driver
+/// can refuse labels the loss would read out of bounds. Optional.
+constexpr llvm::StringLiteral kClassesAttr = "amp.classes";
 /// Result roles added by `amp-instrument-underflow` (tensor<i64> each).
 constexpr llvm::StringLiteral kUnderflowCountRole = "underflow_count";
 constexpr llvm::StringLiteral kUnderflowTotalRole = "underflow_total";

@@ -101,6 +101,8 @@ struct RunPlan {
   /// example. amp-run feeds the one-hot encoding of the dataset's labels,
   /// so they must be the dataset's classes.
   std::optional<int64_t> targetClasses;
+  /// The label's amp.classes (the classes its values index), when given.
+  std::optional<int64_t> labelClasses;
   uint64_t bufferBytes = 0; ///< arguments + results + eval buffers
   /// What the run will do that the user may not expect, one line each
   /// (e.g. a parameter whose amp.initial_value is elided starts random).

@@ -214,6 +214,9 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   plan.valuesPerExample = 1;
   for (int64_t d : inputType.getShape().drop_front())
     plan.valuesPerExample *= d;
+  if (auto classes =
+          trainFn.getArgAttrOfType<IntegerAttr>(step->label, kClassesAttr))
+    plan.labelClasses = classes.getInt();
   if (step->argRoles[step->label] == ArgRole::Target) {
     // The data hold class labels: a target is fed their one-hot encoding.
     auto target =
@@ -308,6 +311,13 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      llvm::Twine(trainSet.numClasses - 1) +
                      " but the eval step returns " +
                      llvm::Twine(*plan.classes) + " logits per example");
+  if (plan.labelClasses && trainSet.numClasses > *plan.labelClasses)
+    return makeError("the training set has labels up to " +
+                     llvm::Twine(trainSet.numClasses - 1) +
+                     " but the step's label indexes " +
+                     llvm::Twine(*plan.labelClasses) +
+                     " classes (its amp.classes); the loss would read past "
+                     "the logits");
   if (plan.targetClasses && *plan.targetClasses != trainSet.numClasses)
     return makeError("the target holds " + llvm::Twine(*plan.targetClasses) +
                      " values per example, but amp-run feeds it the one-hot "

@@ -169,6 +169,12 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
     fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "opt_state"));
   fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "input"));
   fn.setArgAttr(i + 1, kRoleAttr, roleOf(ctx, supervisionType));
+  // Class labels of batch x classes logits: how many classes they index.
+  auto logits = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
+  if (roleOf(ctx, supervisionType) == "label" && logits &&
+      logits.getRank() == 2 && !logits.isDynamicDim(1))
+    fn.setArgAttr(i + 1, kClassesAttr,
+                  b.getI64IntegerAttr(logits.getDimSize(1)));
   fn.setResultAttr(0, kRoleAttr, StringAttr::get(ctx, "loss"));
   for (unsigned r = 1; r < fn.getNumResults(); ++r)
     fn.setResultAttr(r, kUpdatesAttr, b.getI64IntegerAttr(r - 1));
