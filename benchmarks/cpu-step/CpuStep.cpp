@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../BenchRows.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -58,6 +59,9 @@
 
 using namespace mlir;
 using namespace mlir::amp;
+using ::amp::bench::fmt;
+using ::amp::bench::median;
+using ::amp::bench::row;
 
 namespace {
 struct Config {
@@ -69,28 +73,6 @@ struct Config {
   bool peer = true;
 };
 } // namespace
-
-static void row(llvm::StringRef bench, llvm::StringRef figure,
-                llvm::StringRef ref, llvm::StringRef goal,
-                llvm::StringRef verdict) {
-  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|" << goal
-               << "|" << verdict << "\n";
-  llvm::outs().flush();
-}
-
-static std::string fmt(const char *f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), f, v);
-  return buf;
-}
-
-static double median(std::vector<double> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(

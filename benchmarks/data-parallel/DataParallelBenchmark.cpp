@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../BenchRows.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Distributed/Passes.h"
 #include "amp/InitAll.h"
@@ -46,6 +47,9 @@
 
 using namespace mlir;
 using namespace mlir::amp;
+using ::amp::bench::fmt;
+using ::amp::bench::median;
+using ::amp::bench::row;
 
 namespace {
 /// One compiled variant of the step and its step times.
@@ -55,26 +59,6 @@ struct Variant {
   std::vector<double> ms;
 };
 } // namespace
-
-static void row(llvm::StringRef bench, llvm::StringRef figure,
-                llvm::StringRef ref, llvm::StringRef goal,
-                llvm::StringRef verdict) {
-  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|" << goal
-               << "|" << verdict << "\n";
-  llvm::outs().flush();
-}
-
-static std::string fmt(const char *f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), f, v);
-  return buf;
-}
-
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /// The fastest of the timings: two ranks on two cores that other processes
 /// share only ever lose time to them (and a waiting rank spins in MPI), so

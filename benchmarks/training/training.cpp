@@ -22,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../BenchRows.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -57,6 +58,8 @@
 
 using namespace mlir;
 using namespace mlir::amp;
+using ::amp::bench::fmt;
+using ::amp::bench::row;
 
 namespace {
 struct Config {
@@ -65,20 +68,6 @@ struct Config {
   std::string ampRun = AMP_RUN_PATH;
 };
 } // namespace
-
-static void row(llvm::StringRef bench, llvm::StringRef figure,
-                llvm::StringRef ref, llvm::StringRef goal,
-                llvm::StringRef verdict) {
-  llvm::outs() << "ROW|" << bench << "|" << figure << "|" << ref << "|" << goal
-               << "|" << verdict << "\n";
-  llvm::outs().flush();
-}
-
-static std::string fmt(const char *f, double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), f, v);
-  return buf;
-}
 
 //===----------------------------------------------------------------------===//
 // 1 + 2: IR figures
