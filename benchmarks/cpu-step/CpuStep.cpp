@@ -253,9 +253,9 @@ struct OurStep {
 static std::unique_ptr<OurStep> compileStep(ModuleOp module,
                                             Precision precision,
                                             LossScaleMode lossScale,
-                                            unsigned threads) {
+                                            unsigned threads, bool fuse) {
   auto s = std::make_unique<OurStep>();
-  s->backend = runtime::createCpuBackend(LowerToLLVMConfig{threads});
+  s->backend = runtime::createCpuBackend(LowerToLLVMConfig{threads, fuse});
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   for (auto fn : llvm::make_early_inc_range(work->getOps<func::FuncOp>()))
     if (!fn->hasAttr(kTrainStepAttr))
@@ -354,11 +354,17 @@ int main(int argc, char **argv) {
     const char *name;
     Precision precision;
     LossScaleMode lossScale;
+    /// amp-lower-to-llvm fuse= (the "unfused" rows, every core only, show
+    /// what amp-cpu-fuse-elementwise and the predicated skip region save).
+    bool fuse = true;
   };
-  const Spec specs[] = {{"f32", Precision::F32, LossScaleMode::None},
-                        {"f16+dynamic", Precision::F16, LossScaleMode::Dynamic},
-                        {"f16", Precision::F16, LossScaleMode::None},
-                        {"bf16", Precision::BF16, LossScaleMode::None}};
+  const Spec specs[] = {
+      {"f32", Precision::F32, LossScaleMode::None},
+      {"f16+dynamic", Precision::F16, LossScaleMode::Dynamic},
+      {"f16", Precision::F16, LossScaleMode::None},
+      {"bf16", Precision::BF16, LossScaleMode::None},
+      {"f32 unfused", Precision::F32, LossScaleMode::None, false},
+      {"f16+dynamic unfused", Precision::F16, LossScaleMode::Dynamic, false}};
   const unsigned ourThreads[] = {1, 0};
   auto threadsName = [&](unsigned t) {
     return t == 1 ? std::string("1 thread")
@@ -380,9 +386,11 @@ int main(int argc, char **argv) {
     }
     for (const Spec &sp : specs)
       for (unsigned threads : ourThreads) {
+        if (!sp.fuse && threads != 0)
+          continue;
         auto c0 = std::chrono::steady_clock::now();
-        ours.push_back(
-            compileStep(*m.module, sp.precision, sp.lossScale, threads));
+        ours.push_back(compileStep(*m.module, sp.precision, sp.lossScale,
+                                   threads, sp.fuse));
         if (!ours.back()) {
           llvm::errs() << m.name << " " << sp.name << ": compiling failed\n";
           return 1;
@@ -516,6 +524,15 @@ int main(int argc, char **argv) {
     r = f32->median() / f32One->median();
     row(m.name + " step, ours f32 " + all + " vs 1 thread",
         ratio(f32, f32One, "%.3fx"), "1 thread", "-", "-");
+    for (const char *prec : {"f32", "f16+dynamic"}) {
+      const Timed *fused = find(key(m.name, "ours", prec, all));
+      const Timed *unfused =
+          find(key(m.name, "ours", std::string(prec) + " unfused", all));
+      row(m.name + " step, ours " + prec + " fused vs unfused (" + all +
+              ": amp-cpu-fuse-elementwise, amp-cpu-predicate-skip-update)",
+          ratio(fused, unfused, "%.3fx"),
+          fmt("unfused %.3f ms/step", unfused->median()), "-", "-");
+    }
     if (!cfg.peer)
       continue;
     for (const char *prec : {"f32", "bf16"}) {

@@ -17,15 +17,15 @@
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // f16 forward X * W with f32 accumulation: A and B are widened once into
-// f32 panels (A as (k, i)), then one block of C (48 x 64 by default: one
+// f32 panels, each in its own layout (a contiguous copy), then one block of C (48 x 64 by default: one
 // here), plain loops (12 * 40 * 9 multiply-adds are too few for threads),
 // k in slices of 256 (one here), and in each slice 6 x 16 register tiles:
 // six C rows loaded, a k loop of broadcast * row fmas, six rows stored.
 // 12 = 2 * 6 rows, no remainder; 40 = 2 * 16 + a masked edge of 8 columns.
 // CHECK-LABEL: func.func @forward_f16
 // CHECK-SAME: (%[[A:.*]]: memref<12x9xf16>, %[[B:.*]]: memref<9x40xf16>, %[[C:.*]]: memref<12x40xf32>)
-// CHECK:     %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x12xf32>
-// CHECK:     linalg.generic {{.*}} ins(%[[A]] : memref<12x9xf16>) outs(%[[AP]] : memref<9x12xf32>)
+// CHECK:     %[[AP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12x9xf32>
+// CHECK:     linalg.generic {indexing_maps = [#[[ID:.*]], #[[ID]]], {{.*}} ins(%[[A]] : memref<12x9xf16>) outs(%[[AP]] : memref<12x9xf32>)
 // CHECK:       arith.extf
 // CHECK:     %[[BP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x40xf32>
 // CHECK:     linalg.generic {{.*}} ins(%[[B]] : memref<9x40xf16>) outs(%[[BP]] : memref<9x40xf32>)
@@ -43,7 +43,7 @@
 // CHECK-COUNT-6:       vector.load %[[C]]
 // CHECK:               scf.for %[[K:.*]] = %[[KC]] to %[[KEND]] {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK:                 %[[ROW:.*]] = vector.load %[[BP]][%[[K]], %[[J]]] : memref<9x40xf32>, vector<16xf32>
-// CHECK:                 %[[X:.*]] = memref.load %[[AP]][%[[K]], %[[I]]]
+// CHECK:                 %[[X:.*]] = memref.load %[[AP]][%[[I]], %[[K]]]
 // CHECK:                 %[[XS:.*]] = vector.broadcast %[[X]] : f32 to vector<16xf32>
 // CHECK:                 vector.fma %[[XS]], %[[ROW]]
 // CHECK-COUNT-6:       vector.store {{.*}}, %[[C]]

@@ -8,7 +8,11 @@
 // and threads=2 (OpenMP), runs both from the same state on the same
 // batches for a few steps (state carried), and compares every result --
 // loss, parameters, optimizer state, loss-scale state, found_inf -- byte for
-// byte after every step.
+// byte after every step. The same holds against the step compiled without
+// amp-lower-to-llvm's fusion (fuse=false: no amp-cpu-fuse-elementwise, no
+// amp-cpu-predicate-skip-update), which changes the order of loops and
+// buffers but no arithmetic; one batch overflows f16, so that the
+// predicated skip region is compared on a skipped step too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,7 +67,7 @@ struct Compiled {
 };
 
 ::testing::AssertionResult compile(MLIRContext &ctx, const Case &c,
-                                   unsigned threads, Compiled &out) {
+                                   unsigned threads, bool fuse, Compiled &out) {
   std::string path =
       std::string(AMP_SOURCE_DIR) + "/examples/fashion-mnist/" + c.model;
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(path, &ctx);
@@ -81,7 +85,7 @@ struct Compiled {
           [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
           "amp-mixed-precision"))
     return ::testing::AssertionFailure() << llvm::toString(std::move(err));
-  out.cpu = createCpuBackend(LowerToLLVMConfig{threads});
+  out.cpu = createCpuBackend(LowerToLLVMConfig{threads, fuse});
   auto step = BoundStep::create(*module, *out.cpu, /*batch=*/0);
   if (!step)
     return ::testing::AssertionFailure() << llvm::toString(step.takeError());
@@ -91,7 +95,10 @@ struct Compiled {
   return ::testing::AssertionSuccess();
 }
 
-/// Batch `index`: inputs U[0, 1), labels uniform over 10 classes.
+/// Batch `index`: inputs U[0, 1), labels uniform over 10 classes; batch
+/// kOverflowBatch has one input of 1e6, which overflows f16 (max 65504)
+/// in the backward and makes a loss-scaled step skip.
+constexpr int kOverflowBatch = 2;
 void fillBatch(BoundStep &step, int index) {
   const StepLayout &layout = step.layout();
   std::mt19937 rng(1000 + index);
@@ -99,6 +106,8 @@ void fillBatch(BoundStep &step, int index) {
   HostTensor &x = step.arg(layout.input).host();
   for (size_t i = 0; i < x.sizeInBytes() / sizeof(float); ++i)
     x.as<float>()[i] = pixel(rng);
+  if (index == kOverflowBatch)
+    x.as<float>()[7] = 1e6f;
   HostTensor &y = step.arg(layout.label).host();
   for (size_t i = 0; i < y.sizeInBytes() / sizeof(int32_t); ++i)
     y.as<int32_t>()[i] = static_cast<int32_t>(rng() % 10);
@@ -108,42 +117,53 @@ void fillBatch(BoundStep &step, int index) {
 
 class ThreadDeterminism : public ::testing::TestWithParam<Case> {};
 
-TEST_P(ThreadDeterminism, SameBitsOnOneAndTwoThreads) {
+TEST_P(ThreadDeterminism, SameBitsOnOneAndTwoThreadsAndUnfused) {
   DialectRegistry registry;
   registerAllDialectsAndExtensions(registry);
   MLIRContext ctx(registry);
-  Compiled one, two;
-  ASSERT_TRUE(compile(ctx, GetParam(), 1, one));
-  ASSERT_TRUE(compile(ctx, GetParam(), 2, two));
-  ASSERT_EQ(one.step->numResults(), two.step->numResults());
+  Compiled one, two, unfused;
+  ASSERT_TRUE(compile(ctx, GetParam(), 1, /*fuse=*/true, one));
+  ASSERT_TRUE(compile(ctx, GetParam(), 2, /*fuse=*/true, two));
+  ASSERT_TRUE(compile(ctx, GetParam(), 1, /*fuse=*/false, unfused));
+  const std::pair<Compiled *, const char *> others[] = {
+      {&two, "threads=2"}, {&unfused, "threads=1 fuse=false"}};
   constexpr int kSteps = 4;
+  bool skipped = false;
   for (int s = 0; s < kSteps; ++s) {
-    for (Compiled *c : {&one, &two}) {
+    for (Compiled *c : {&one, &two, &unfused}) {
       fillBatch(*c->step, s);
       llvm::Error err = c->step->run();
       ASSERT_FALSE(err) << llvm::toString(std::move(err));
     }
-    for (size_t r = 0; r < one.step->numResults(); ++r) {
-      const HostTensor &a = one.step->result(r).host();
-      const HostTensor &b = two.step->result(r).host();
-      ASSERT_EQ(a.sizeInBytes(), b.sizeInBytes());
-      const auto *pa = static_cast<const unsigned char *>(a.data());
-      const auto *pb = static_cast<const unsigned char *>(b.data());
-      size_t firstDiff = a.sizeInBytes();
-      for (size_t i = 0; i < a.sizeInBytes(); ++i)
-        if (pa[i] != pb[i]) {
-          firstDiff = i;
-          break;
-        }
-      ASSERT_EQ(firstDiff, a.sizeInBytes())
-          << "step " << s + 1 << ": result #" << r << " differs from byte "
-          << firstDiff << " of " << a.sizeInBytes()
-          << " between threads=1 and threads=2";
+    for (auto [other, name] : others) {
+      ASSERT_EQ(one.step->numResults(), other->step->numResults());
+      for (size_t r = 0; r < one.step->numResults(); ++r) {
+        const HostTensor &a = one.step->result(r).host();
+        const HostTensor &b = other->step->result(r).host();
+        ASSERT_EQ(a.sizeInBytes(), b.sizeInBytes());
+        const auto *pa = static_cast<const unsigned char *>(a.data());
+        const auto *pb = static_cast<const unsigned char *>(b.data());
+        size_t firstDiff = a.sizeInBytes();
+        for (size_t i = 0; i < a.sizeInBytes(); ++i)
+          if (pa[i] != pb[i]) {
+            firstDiff = i;
+            break;
+          }
+        ASSERT_EQ(firstDiff, a.sizeInBytes())
+            << "step " << s + 1 << ": result #" << r << " differs from byte "
+            << firstDiff << " of " << a.sizeInBytes()
+            << " between threads=1 and " << name;
+      }
     }
+    if (auto flag = one.step->layout().foundInfResult)
+      skipped |= one.step->result(*flag).host().as<uint8_t>()[0] != 0;
     // The loss changes from step to step: the state is really carried.
-    one.step->carry();
-    two.step->carry();
+    for (Compiled *c : {&one, &two, &unfused})
+      c->step->carry();
   }
+  // The overflowing batch did exercise the skip region where there is one.
+  if (one.step->layout().foundInfResult)
+    EXPECT_TRUE(skipped) << "batch " << kOverflowBatch + 1 << " did not skip";
 }
 
 INSTANTIATE_TEST_SUITE_P(

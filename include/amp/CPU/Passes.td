@@ -27,6 +27,86 @@ def InterchangeContractionLoops
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CPUPredicateSkipUpdate
+    : Pass<"amp-cpu-predicate-skip-update", "func::FuncOp"> {
+  let summary = "Turn loss scaling's skip-update scf.if into an elementwise "
+                "select (CPU)";
+  let description = [{
+    CPU lowering, on tensors, before bufferization: the `scf.if` that
+    `amp-loss-scaling` wraps around the parameter and optimizer-state
+    update (then-branch: the old state; else-branch: the update) is
+    if-converted. The update's ops move above the `scf.if` and run on every
+    step; each result becomes `select(found_inf, old, updated)` element by
+    element (an all-parallel `linalg.generic`, which
+    `amp-cpu-fuse-elementwise` merges into the update's own generic).
+
+    Why: bufferized, the `scf.if` returns temporaries that are copied into
+    the step's result buffers after it, twelve full copies of the state per
+    step for the MLP; the select writes the result buffer directly.
+
+    Semantics are those of the `scf.if`: on a skipped step every result is
+    the old value's bits (`arith.select` copies its operand; NaN and inf
+    computed by the discarded update go nowhere), and otherwise the
+    updated value. The update must be free of memory effects (it is, on
+    tensors); the cost is that a skipped step computes an update it then
+    discards, which is rare (about one step in 2000 at steady state).
+
+    Applies to an `scf.if` at the top level of an `amp.train_step` function
+    whose condition is `tensor.extract` of a `tensor<i1>` the function
+    returns (the found_inf result; the JIT's entry points carry no result
+    roles any more when this runs), whose then-branch only yields the
+    function's arguments and whose results are ranked tensors; anything
+    else is left as it is. Emits no errors.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def CPUFuseElementwise : Pass<"amp-cpu-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops into their consumers on tensors, "
+                "contractions excepted (CPU)";
+  let description = [{
+    CPU lowering, on tensors, after `convert-elementwise-to-linalg` and
+    before bufferization: upstream's producer-consumer fusion of
+    elementwise `linalg.generic` ops (`populateElementwiseOpsFusionPatterns`,
+    the pass `linalg-fuse-elementwise-ops`), steered for the micro-kernels
+    of `amp-cpu-tile-contractions`:
+
+    - an all-parallel producer is fused into an all-parallel consumer; a
+      producer with other uses stays a result of the fused op (computed
+      once, written once);
+    - into a consumer with reduction loops (a bias gradient's column sum,
+      softmax's row max and sum, the loss) only a producer with no other
+      use, so that no result is written from inside a reduction;
+    - never into a contraction-like consumer (a reduction loop and two or
+      more non-scalar operands), so that the matmul-shaped generics keep
+      the body the micro-kernels match;
+    - first, a reduction generic that also has elementwise results (an
+      output indexed by all loops whose value reads no output: the
+      unscaled gradients of the lowered `amp.unscale_and_check`, beside
+      its found-inf flag) is split in two when every reader of those
+      results is an all-parallel generic: the flag reduction then only
+      reads the gradients, and the unscale is fused into the optimizer
+      update (one pass less over every gradient).
+
+    Why: each linalg op is one pass over memory. In an autocast step the
+    casts are ops of their own (`arith.truncf` of each contraction result,
+    `arith.extf` before each f32 reduction), and the bias add, ReLU and
+    cast chain of a layer was three passes over the activation; fused it
+    is one, with one conversion per element in and one out (the roundings
+    to f16/bf16 between the ops stay, so the values are those of the
+    unfused step, bit for bit). The optimizer's momentum and parameter
+    updates and the skip-update select become one pass per parameter.
+
+    Numerics: fusion does not reorder any arithmetic; each element goes
+    through the same ops in the same order. Errors: the greedy rewrite not
+    converging (a bug).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CPUTileContractions
     : Pass<"amp-cpu-tile-contractions", "func::FuncOp"> {
   let summary = "Register-tiled micro-kernels for matmul-shaped contractions "
@@ -57,8 +137,10 @@ def CPUTileContractions
       block), which `amp-lower-to-llvm` runs on its threads; contractions
       of fewer than `min-parallel-work` multiply-adds (static sizes) keep
       plain loops, as a fork would cost more.
-    - 16-bit operands are widened to f32 in registers (`arith.extf` of the
-      loaded vector); accumulation is f32, as autocast prescribes.
+    - 16-bit operands are widened once into f32 copies in their own
+      layout (a contiguous copy, eight conversions per instruction) before
+      the kernel, which then runs as for f32; accumulation is f32, as
+      autocast prescribes.
     - The last N mod NR columns are one masked tile per row panel
       (`vector.maskedload`/`maskedstore`); the last M mod MR rows are
       one-row tiles.

@@ -60,6 +60,10 @@ struct LowerToLLVMConfig {
   /// loops without OpenMP. Unless 1, the code calls libomp (`__kmpc_*`),
   /// which the JIT loads (JitModule). Results do not depend on it.
   unsigned threads = 0;
+  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise) and the
+  /// if-converted skip-update region (amp-cpu-predicate-skip-update). Off
+  /// only to measure what they save; results are the same bits either way.
+  bool fuse = true;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -70,7 +74,12 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(OpenMP's default, OMP_NUM_THREADS), 1 = no OpenMP, N "
                      "= N threads; results do not depend on it"),
       llvm::cl::init(0)};
-  LowerToLLVMConfig toConfig() const { return {threads}; }
+  Option<bool> fuse{
+      *this, "fuse",
+      llvm::cl::desc("Fuse elementwise ops and if-convert the skip-update "
+                     "region on tensors (same bits; off to measure them)"),
+      llvm::cl::init(true)};
+  LowerToLLVMConfig toConfig() const { return {threads, fuse}; }
 };
 
 /// Lowers a (mixed-precision or fp32) step to the LLVM dialect for the CPU:

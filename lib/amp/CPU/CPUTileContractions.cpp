@@ -110,6 +110,30 @@ static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
   return dst;
 }
 
+/// A new 64-byte aligned buffer of `src`'s shape holding `src` widened to
+/// `elem` (arith.extf). The caller frees it.
+static Value packAsIs(OpBuilder &b, Location loc, Value src, Type elem) {
+  auto srcType = cast<MemRefType>(src.getType());
+  auto type = MemRefType::get(srcType.getShape(), elem);
+  SmallVector<Value> dynamic;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dynamic.push_back(memref::DimOp::create(b, loc, src, d));
+  Value dst =
+      memref::AllocOp::create(b, loc, type, dynamic, b.getI64IntegerAttr(64));
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, b.getContext());
+  linalg::GenericOp::create(
+      b, loc, ValueRange{src}, ValueRange{dst},
+      ArrayRef<AffineMap>{identity, identity},
+      ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
+                                    utils::IteratorType::parallel},
+      [&](OpBuilder &gb, Location gl, ValueRange args) {
+        linalg::YieldOp::create(
+            gb, gl, arith::ExtFOp::create(gb, gl, elem, args[0]).getResult());
+      });
+  return dst;
+}
+
 /// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
 /// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
 /// columns it enables are read and written: the right edge of C.
@@ -252,19 +276,19 @@ static void rewrite(BufferContraction match, const KernelShape &shape) {
   kernel.n = dimSize(b, loc, match.c, 1);
   kernel.k = dimSize(b, loc, match.a, match.transposeA ? 0 : 1);
 
-  // Operands the kernel cannot read as they are get packed once into
-  // (k, i) / (k, j) f32 buffers, as a BLAS packs its panels: 16-bit
-  // operands (widened once here instead of once per micro-tile that reads
-  // them: N/NR times for A, M/MR times for B) and B read as B[j, k]
-  // (input gradients dY * W^T; the kernel reads rows of B). K * (M + N)
+  // Operands the kernel cannot read as they are get copied once into f32
+  // buffers, as a BLAS packs its panels: 16-bit operands (widened once
+  // here instead of once per micro-tile that reads them: N/NR times for A,
+  // M/MR times for B) and B read as B[j, k] (input gradients dY * W^T; the
+  // kernel reads rows of B, so that copy transposes into (k, j)). K * (M + N)
   // copies against M * N * K multiply-adds.
   Type accElem = cType.getElementType();
   SmallVector<Value> packs;
   kernel.aKMajor = match.transposeA;
   if (match.extendA) {
-    kernel.a =
-        pack(b, loc, match.a, match.transposeA, kernel.k, kernel.m, accElem);
-    kernel.aKMajor = true;
+    // In A's own layout: a contiguous copy that widens 8 elements per
+    // instruction, where a transposing one gathers them one at a time.
+    kernel.a = packAsIs(b, loc, match.a, accElem);
     packs.push_back(kernel.a);
   }
   if (match.extendB || match.transposeB) {

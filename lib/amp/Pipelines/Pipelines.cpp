@@ -360,6 +360,14 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  if (config.fuse) {
+    // On tensors: the skip-update region as selects, then one pass over
+    // memory per elementwise chain (casts, bias, activation, optimizer).
+    pm.addNestedPass<func::FuncOp>(createCPUPredicateSkipUpdate());
+    pm.addNestedPass<func::FuncOp>(createCPUFuseElementwise());
+    pm.addPass(createStepCanonicalizer());
+    pm.addPass(createCSEPass());
+  }
 
   addBufferizeToOutParams(pm);
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());

@@ -87,9 +87,12 @@ JitModule::load(ModuleOp module, ArrayRef<StringRef> entryPoints,
   SmallVector<StringRef> libraries(options.sharedLibraries.begin(),
                                    options.sharedLibraries.end());
   ExecutionEngineOptions engineOptions;
-  // No perf map: LLVM's perf listener leaves a /tmp/.debug/jit/ directory
-  // behind per JIT session (thousands after a test run).
-  engineOptions.enablePerfNotificationListener = false;
+  // No perf jitdump unless AMP_PERF_JIT is set (profiling the step with
+  // `perf record -k 1` and `perf inject --jit`, docs/performance.md): LLVM's
+  // perf listener leaves a ~/.debug/jit/ directory behind per JIT session
+  // (thousands after a test run).
+  engineOptions.enablePerfNotificationListener =
+      std::getenv("AMP_PERF_JIT") != nullptr;
   engineOptions.transformer = transformer;
   engineOptions.sharedLibPaths = libraries;
   if (options.hostTargetMachine)
