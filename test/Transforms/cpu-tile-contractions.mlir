@@ -248,3 +248,58 @@ func.func @negative_batched(%a: memref<2x8x8xf32>, %b: memref<2x8x16xf32>, %cm: 
   }
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+
+// Autocast's f16 cast of a parameter that is never written (%w) is done by
+// the pack, from the f32 argument (rounded to f16, then widened: the same
+// values), and the cast, which nothing else reads, goes. The cast of %x
+// stays: %x is also written (it is an init of the fill).
+// CHECK-LABEL: func.func @cast_into_pack
+// CHECK-SAME: (%[[X:.*]]: memref<12x9xf32>, %[[W:.*]]: memref<9x40xf32>, %[[C:.*]]: memref<12x40xf32>)
+// CHECK:     linalg.fill {{.*}} outs(%[[X]]
+// CHECK:     %[[XH:.*]] = memref.alloc() : memref<12x9xf16>
+// CHECK:     linalg.generic {{.*}} ins(%[[X]] : memref<12x9xf32>) outs(%[[XH]] : memref<12x9xf16>)
+// CHECK-NOT: outs({{.*}} : memref<9x40xf16>)
+// CHECK:     linalg.generic {{.*}} ins(%[[XH]] : memref<12x9xf16>) outs(%{{.*}} : memref<12x9xf32>)
+// CHECK:     %[[WP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x40xf32>
+// CHECK:     linalg.generic {{.*}} ins(%[[W]] : memref<9x40xf32>) outs(%[[WP]] : memref<9x40xf32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[R:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:   arith.extf %[[R]] : f16 to f32
+// CHECK:     vector.fma
+func.func @cast_into_pack(%x: memref<12x9xf32>, %w: memref<9x40xf32>, %cm: memref<12x40xf32>) {
+  %one = arith.constant 1.0 : f32
+  linalg.fill ins(%one : f32) outs(%x : memref<12x9xf32>)
+  %xh = memref.alloc() : memref<12x9xf16>
+  %wh = memref.alloc() : memref<9x40xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%x : memref<12x9xf32>) outs(%xh : memref<12x9xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%w : memref<9x40xf32>) outs(%wh : memref<9x40xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%xh, %wh : memref<12x9xf16>, memref<9x40xf16>) outs(%cm : memref<12x40xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %xh : memref<12x9xf16>
+  memref.dealloc %wh : memref<9x40xf16>
+  return
+}

@@ -140,7 +140,12 @@ def CPUTileContractions
     - 16-bit operands are widened once into f32 copies in their own
       layout (a contiguous copy, eight conversions per instruction) before
       the kernel, which then runs as for f32; accumulation is f32, as
-      autocast prescribes.
+      autocast prescribes. When the 16-bit operand is autocast's
+      `arith.truncf` of a function argument that the step never writes (a
+      parameter, the input), the copy reads the f32 argument and rounds
+      each element itself (truncf, then extf: the same values), and the
+      cast, once nothing else reads its buffer, is erased: one pass over
+      the parameter instead of two.
     - The last N mod NR columns are one masked tile per row panel
       (`vector.maskedload`/`maskedstore`); the last M mod MR rows are
       one-row tiles.

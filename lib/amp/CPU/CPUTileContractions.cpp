@@ -15,6 +15,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUTILECONTRACTIONS
@@ -76,10 +79,11 @@ static Value dimSize(OpBuilder &b, Location loc, Value buffer, int64_t d) {
 
 /// A new 64-byte aligned (K, X) buffer of `elem` holding operand `src`,
 /// which is read as src[k, x] when `kMajor` and as src[x, k] otherwise,
-/// widened with arith.extf if its elements are narrower. The caller frees
-/// it.
+/// widened with arith.extf if its elements are narrower (with `roundTo`:
+/// f32 elements first rounded to it, as the cast they replace). The caller
+/// frees it.
 static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
-                  Value kSize, Value xSize, Type elem) {
+                  Value kSize, Value xSize, Type elem, Type roundTo = {}) {
   auto srcType = cast<MemRefType>(src.getType());
   int64_t kDim = kMajor ? 0 : 1;
   auto type = MemRefType::get(
@@ -103,6 +107,8 @@ static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
                                     utils::IteratorType::parallel},
       [&](OpBuilder &gb, Location gl, ValueRange args) {
         Value v = args[0];
+        if (roundTo)
+          v = arith::TruncFOp::create(gb, gl, roundTo, v);
         if (v.getType() != elem)
           v = arith::ExtFOp::create(gb, gl, elem, v);
         linalg::YieldOp::create(gb, gl, v);
@@ -110,9 +116,84 @@ static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
   return dst;
 }
 
+/// Whether `buffer` (a function argument) is written nowhere in the
+/// function: no linalg op has it (or a view of it) as an init, and it is
+/// not stored to, copied into or passed to anything else.
+static bool isNeverWritten(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        worklist.push_back(view->getResult(0));
+        continue;
+      }
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
+        if (linalgOp.isDpsInit(&use))
+          return false;
+        continue;
+      }
+      if (isa<memref::LoadOp, memref::DimOp>(user))
+        continue;
+      if (auto copy = dyn_cast<memref::CopyOp>(user);
+          copy && copy.getSource() == v)
+        continue;
+      return false;
+    }
+  }
+  return true;
+}
+
+/// If `operand` (a 16-bit contraction operand) is a buffer that one
+/// all-parallel generic fills with `arith.truncf` of a function argument of
+/// the same shape that is never written (a parameter or the input, cast by
+/// autocast), returns that generic: the pack can read the f32 argument and
+/// round it itself, and the cast pass over memory goes if nothing else
+/// reads its buffer.
+static linalg::GenericOp findCastOfArgument(Value operand) {
+  auto alloc = operand.getDefiningOp<memref::AllocOp>();
+  if (!alloc)
+    return {};
+  linalg::GenericOp castOp;
+  for (Operation *user : alloc->getUsers()) {
+    auto g = dyn_cast<linalg::GenericOp>(user);
+    if (!g ||
+        llvm::none_of(g.getDpsInits(), [&](Value v) { return v == operand; }))
+      continue;
+    if (castOp || g.getNumDpsInits() != 1)
+      return {}; // written twice, or by something else
+    castOp = g;
+  }
+  if (!castOp || castOp.getNumDpsInputs() != 1 ||
+      castOp.getNumReductionLoops() ||
+      !llvm::all_of(castOp.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return {};
+  Value src = castOp.getDpsInputs()[0];
+  auto arg = dyn_cast<BlockArgument>(src);
+  if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) ||
+      castOp->getBlock() != arg.getOwner() ||
+      cast<MemRefType>(src.getType()).getShape() !=
+          cast<MemRefType>(operand.getType()).getShape() ||
+      !isNeverWritten(src))
+    return {};
+  Block *body = castOp.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  if (!trunc || &body->front() != trunc.getOperation() ||
+      trunc.getIn() != body->getArgument(0) || trunc.getRoundingmodeAttr() ||
+      !trunc.getIn().getType().isF32())
+    return {};
+  return castOp;
+}
+
 /// A new 64-byte aligned buffer of `src`'s shape holding `src` widened to
-/// `elem` (arith.extf). The caller frees it.
-static Value packAsIs(OpBuilder &b, Location loc, Value src, Type elem) {
+/// `elem` (arith.extf); with `roundTo`, `src` is f32 and each element is
+/// first rounded to `roundTo` (arith.truncf, as the cast it replaces).
+/// The caller frees it.
+static Value packAsIs(OpBuilder &b, Location loc, Value src, Type elem,
+                      Type roundTo = {}) {
   auto srcType = cast<MemRefType>(src.getType());
   auto type = MemRefType::get(srcType.getShape(), elem);
   SmallVector<Value> dynamic;
@@ -128,8 +209,11 @@ static Value packAsIs(OpBuilder &b, Location loc, Value src, Type elem) {
       ArrayRef<utils::IteratorType>{utils::IteratorType::parallel,
                                     utils::IteratorType::parallel},
       [&](OpBuilder &gb, Location gl, ValueRange args) {
+        Value v = args[0];
+        if (roundTo)
+          v = arith::TruncFOp::create(gb, gl, roundTo, v);
         linalg::YieldOp::create(
-            gb, gl, arith::ExtFOp::create(gb, gl, elem, args[0]).getResult());
+            gb, gl, arith::ExtFOp::create(gb, gl, elem, v).getResult());
       });
   return dst;
 }
@@ -264,7 +348,8 @@ static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
 }
 
 /// Replaces `match.op` by its micro-kernels (see the pass description).
-static void rewrite(BufferContraction match, const KernelShape &shape) {
+static void rewrite(BufferContraction match, const KernelShape &shape,
+                    llvm::SetVector<Operation *> &castsFolded) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
@@ -285,15 +370,36 @@ static void rewrite(BufferContraction match, const KernelShape &shape) {
   Type accElem = cType.getElementType();
   SmallVector<Value> packs;
   kernel.aKMajor = match.transposeA;
+  // A parameter's or the input's f16 cast (findCastOfArgument) is done
+  // by the pack itself, from the f32 argument.
+  auto packWidened = [&](Value operand) {
+    Type narrow = cast<MemRefType>(operand.getType()).getElementType();
+    if (linalg::GenericOp castOp = findCastOfArgument(operand)) {
+      castsFolded.insert(castOp);
+      return packAsIs(b, loc, castOp.getDpsInputs()[0], accElem, narrow);
+    }
+    return packAsIs(b, loc, operand, accElem);
+  };
   if (match.extendA) {
     // In A's own layout: a contiguous copy that widens 8 elements per
     // instruction, where a transposing one gathers them one at a time.
-    kernel.a = packAsIs(b, loc, match.a, accElem);
+    kernel.a = packWidened(match.a);
     packs.push_back(kernel.a);
   }
-  if (match.extendB || match.transposeB) {
-    kernel.b =
-        pack(b, loc, match.b, !match.transposeB, kernel.k, kernel.n, accElem);
+  if (match.transposeB) {
+    Value src = match.b;
+    Type roundTo;
+    if (linalg::GenericOp castOp;
+        match.extendB && (castOp = findCastOfArgument(match.b))) {
+      castsFolded.insert(castOp);
+      src = castOp.getDpsInputs()[0];
+      roundTo = cast<MemRefType>(match.b.getType()).getElementType();
+    }
+    kernel.b = pack(b, loc, src, /*kMajor=*/false, kernel.k, kernel.n, accElem,
+                    roundTo);
+    packs.push_back(kernel.b);
+  } else if (match.extendB) {
+    kernel.b = packWidened(match.b);
     packs.push_back(kernel.b);
   }
 
@@ -402,8 +508,18 @@ struct CPUTileContractionsPass
       if (match && isSupported(*match))
         matches.push_back(*match);
     });
+    llvm::SetVector<Operation *> castsFolded;
     for (const BufferContraction &match : matches)
-      rewrite(match, shape);
+      rewrite(match, shape, castsFolded);
+    // A cast whose buffer nothing reads any more (every reader was a
+    // contraction that now packs from the f32 argument) is dead.
+    for (Operation *castOp : castsFolded) {
+      Value out = cast<linalg::GenericOp>(castOp).getDpsInits()[0];
+      if (llvm::all_of(out.getUsers(), [&](Operation *user) {
+            return user == castOp || isa<memref::DeallocOp>(user);
+          }))
+        castOp->erase();
+    }
   }
 };
 } // namespace
