@@ -107,3 +107,88 @@ func.func @check_then_update(%g: tensor<4x8xf32>, %inv: tensor<f32>, %p: tensor<
   } -> tensor<4x8xf32>
   return %new, %u#1 : tensor<4x8xf32>, tensor<i1>
 }
+
+// -----
+
+// Regressions (break-it, 2026-12-01): each of these crashed the split. An
+// elementwise result whose init another result reads, or a body with a
+// region, is not split; a yielded value from above is kept.
+// CHECK-LABEL: func.func @split_above
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @split_above(%a: tensor<4x8xf32>, %c: f32) -> (tensor<4xf32>, tensor<4x8xf32>) {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x8xf32>) outs(%e0, %e1 : tensor<4x8xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    %s = arith.addf %x, %o1 : f32
+    linalg.yield %c, %s : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4xf32>)
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r#0 : tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %r#1, %n : tensor<4xf32>, tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @split_readsew
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @split_readsew(%a: tensor<4x8xf32>, %i0: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
+  %e1 = tensor.empty() : tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x8xf32>) outs(%i0, %e1 : tensor<4x8xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    %m = arith.mulf %x, %x : f32
+    %t = arith.addf %o0, %o1 : f32
+    %s = arith.addf %t, %x : f32
+    linalg.yield %m, %s : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4xf32>)
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r#0 : tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %n, %r#1 : tensor<4x8xf32>, tensor<4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @split_region
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @split_region(%a: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>) {
+  %e0 = tensor.empty() : tensor<4x8xf32>
+  %cz = arith.constant 0.0 : f32
+  %e1 = linalg.fill ins(%cz : f32) outs(%e0 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %f0 = tensor.empty() : tensor<4xf32>
+  %f1 = linalg.fill ins(%cz : f32) outs(%f0 : tensor<4xf32>) -> tensor<4xf32>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%a : tensor<4x8xf32>) outs(%e1, %f1 : tensor<4x8xf32>, tensor<4xf32>) {
+  ^bb0(%x: f32, %o0: f32, %o1: f32):
+    %c = arith.cmpf ogt, %x, %cz : f32
+    %z = scf.if %c -> f32 {
+      scf.yield %o1 : f32
+    } else {
+      scf.yield %x : f32
+    }
+    %s = arith.addf %z, %x : f32
+    linalg.yield %z, %s : f32, f32
+  } -> (tensor<4x8xf32>, tensor<4xf32>)
+  %e2 = tensor.empty() : tensor<4x8xf32>
+  %n = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%r#0 : tensor<4x8xf32>) outs(%e2 : tensor<4x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %n, %r#1 : tensor<4x8xf32>, tensor<4xf32>
+}

@@ -8,11 +8,11 @@
 // and threads=2 (OpenMP), runs both from the same state on the same
 // batches for a few steps (state carried), and compares every result --
 // loss, parameters, optimizer state, loss-scale state, found_inf -- byte for
-// byte after every step. The same holds against the step compiled without
-// amp-lower-to-llvm's fusion (fuse=false: no amp-cpu-fuse-elementwise, no
-// amp-cpu-predicate-skip-update), which changes the order of loops and
-// buffers but no arithmetic; one batch overflows f16, so that the
-// predicated skip region is compared on a skipped step too.
+// byte after every step. The same is checked against the step compiled
+// with amp-lower-to-llvm's experimental fusion (fuse=true:
+// amp-cpu-fuse-elementwise), which changes the order of loops and buffers
+// but should change no arithmetic; one batch overflows f16, so that a
+// skipped step is compared too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,20 +117,20 @@ void fillBatch(BoundStep &step, int index) {
 
 class ThreadDeterminism : public ::testing::TestWithParam<Case> {};
 
-TEST_P(ThreadDeterminism, SameBitsOnOneAndTwoThreadsAndUnfused) {
+TEST_P(ThreadDeterminism, SameBitsOnOneAndTwoThreadsAndFused) {
   DialectRegistry registry;
   registerAllDialectsAndExtensions(registry);
   MLIRContext ctx(registry);
-  Compiled one, two, unfused;
-  ASSERT_TRUE(compile(ctx, GetParam(), 1, /*fuse=*/true, one));
-  ASSERT_TRUE(compile(ctx, GetParam(), 2, /*fuse=*/true, two));
-  ASSERT_TRUE(compile(ctx, GetParam(), 1, /*fuse=*/false, unfused));
+  Compiled one, two, fused;
+  ASSERT_TRUE(compile(ctx, GetParam(), 1, /*fuse=*/false, one));
+  ASSERT_TRUE(compile(ctx, GetParam(), 2, /*fuse=*/false, two));
+  ASSERT_TRUE(compile(ctx, GetParam(), 1, /*fuse=*/true, fused));
   const std::pair<Compiled *, const char *> others[] = {
-      {&two, "threads=2"}, {&unfused, "threads=1 fuse=false"}};
+      {&two, "threads=2"}, {&fused, "threads=1 fuse=true"}};
   constexpr int kSteps = 4;
   bool skipped = false;
   for (int s = 0; s < kSteps; ++s) {
-    for (Compiled *c : {&one, &two, &unfused}) {
+    for (Compiled *c : {&one, &two, &fused}) {
       fillBatch(*c->step, s);
       llvm::Error err = c->step->run();
       ASSERT_FALSE(err) << llvm::toString(std::move(err));
@@ -158,7 +158,7 @@ TEST_P(ThreadDeterminism, SameBitsOnOneAndTwoThreadsAndUnfused) {
     if (auto flag = one.step->layout().foundInfResult)
       skipped |= one.step->result(*flag).host().as<uint8_t>()[0] != 0;
     // The loss changes from step to step: the state is really carried.
-    for (Compiled *c : {&one, &two, &unfused})
+    for (Compiled *c : {&one, &two, &fused})
       c->step->carry();
   }
   // The overflowing batch did exercise the skip region where there is one.

@@ -60,10 +60,12 @@ struct LowerToLLVMConfig {
   /// loops without OpenMP. Unless 1, the code calls libomp (`__kmpc_*`),
   /// which the JIT loads (JitModule). Results do not depend on it.
   unsigned threads = 0;
-  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise) and the
-  /// if-converted skip-update region (amp-cpu-predicate-skip-update). Off
-  /// only to measure what they save; results are the same bits either way.
-  bool fuse = true;
+  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise). Off by
+  /// default: on one f16 step of the property tests it changed bits
+  /// (LossScalingProperty.ScaleOneIsBitIdentical fails with it; not yet
+  /// explained), although the Fashion-MNIST steps keep their bits
+  /// (ThreadDeterminismTest compares).
+  bool fuse = false;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -76,9 +78,9 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(0)};
   Option<bool> fuse{
       *this, "fuse",
-      llvm::cl::desc("Fuse elementwise ops and if-convert the skip-update "
-                     "region on tensors (same bits; off to measure them)"),
-      llvm::cl::init(true)};
+      llvm::cl::desc("Fuse elementwise ops on tensors (experimental, off by "
+                     "default: one property test loses bit-identity with it)"),
+      llvm::cl::init(false)};
   LowerToLLVMConfig toConfig() const { return {threads, fuse}; }
 };
 

@@ -55,7 +55,8 @@ static bool shouldFuse(OpOperand *fused) {
 /// found-inf flag).
 static bool isElementwiseResult(linalg::GenericOp op, unsigned r) {
   OpOperand *init = op.getDpsInitOperand(r);
-  if (!op.getMatchingIndexingMap(init).isPermutation())
+  if (!op.getMatchingIndexingMap(init).isPermutation() ||
+      !op.getMatchingBlockArgument(init).use_empty())
     return false;
   auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
   SetVector<Operation *> slice;
@@ -91,8 +92,13 @@ static bool isElementwiseResult(linalg::GenericOp op, unsigned r) {
 static void splitElementwiseResults(func::FuncOp func) {
   SmallVector<linalg::GenericOp> candidates;
   func.walk([&](linalg::GenericOp op) {
+    // (Bodies with regions are left alone: the slices below do not look
+    // into nested regions.)
     if (op.hasPureTensorSemantics() && op.getNumReductionLoops() > 0 &&
-        op.getNumDpsInits() > 1)
+        op.getNumDpsInits() > 1 &&
+        llvm::all_of(op.getBody()->getOperations(), [](Operation &inner) {
+          return inner.getNumRegions() == 0;
+        }))
       candidates.push_back(op);
   });
   IRRewriter rewriter(func.getContext());
@@ -154,7 +160,7 @@ static void splitElementwiseResults(func::FuncOp func) {
             }))
           rewriter.clone(inner, mapping);
       for (unsigned r : results)
-        yielded.push_back(mapping.lookup(yield.getValues()[r]));
+        yielded.push_back(mapping.lookupOrDefault(yield.getValues()[r]));
       linalg::YieldOp::create(rewriter, op.getLoc(), yielded);
       rewriter.setInsertionPoint(op);
       return split;

@@ -56,8 +56,10 @@ static bool isSkipUpdateRegion(scf::IfOp ifOp, ArrayRef<Value> flags) {
     if (!arg || arg.getOwner() != entry)
       return false;
   }
+  // Hoisted, the update runs on skipped steps too: every op must be safe
+  // to run on any operands (no division by zero, no out-of-bounds extract).
   for (Operation &op : ifOp.elseBlock()->without_terminator())
-    if (!isMemoryEffectFree(&op))
+    if (!isMemoryEffectFree(&op) || !isSpeculatable(&op))
       return false;
   return true;
 }
