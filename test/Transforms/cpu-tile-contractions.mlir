@@ -303,3 +303,42 @@ func.func @cast_into_pack(%x: memref<12x9xf32>, %w: memref<9x40xf32>, %cm: memre
   memref.dealloc %wh : memref<9x40xf16>
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i, j) -> (i, j)>
+
+// The cast's buffer is written again before the contraction (bufferization
+// reuses buffers): the contraction reads what the fill wrote, so the cast
+// is not folded and the pack reads the f16 buffer.
+// CHECK-LABEL: func.func @cast_buffer_rewritten
+// CHECK-SAME: (%[[X:.*]]: memref<12x9xf16>, %[[W:.*]]: memref<9x40xf32>, %{{.*}}: memref<12x40xf32>)
+// CHECK:     %[[WH:.*]] = memref.alloc() : memref<9x40xf16>
+// CHECK:     linalg.generic {{.*}} ins(%[[W]] : memref<9x40xf32>) outs(%[[WH]] : memref<9x40xf16>)
+// CHECK:     linalg.fill {{.*}} outs(%[[WH]]
+// CHECK:     linalg.generic {{.*}} ins(%[[WH]] : memref<9x40xf16>) outs(%{{.*}} : memref<9x40xf32>)
+func.func @cast_buffer_rewritten(%x: memref<12x9xf16>, %w: memref<9x40xf32>, %cm: memref<12x40xf32>) {
+  %one = arith.constant 1.0 : f16
+  %wh = memref.alloc() : memref<9x40xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+    ins(%w : memref<9x40xf32>) outs(%wh : memref<9x40xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.fill ins(%one : f16) outs(%wh : memref<9x40xf16>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x, %wh : memref<12x9xf16>, memref<9x40xf16>) outs(%cm : memref<12x40xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %wh : memref<9x40xf16>
+  return
+}

@@ -155,13 +155,22 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
   auto alloc = operand.getDefiningOp<memref::AllocOp>();
   if (!alloc)
     return {};
+  // The buffer must be written by exactly one op, a generic with it as its
+  // only init, and otherwise only read by linalg ops (no views, copies or
+  // other writers, which could change it between the cast and the
+  // contraction) or freed.
   linalg::GenericOp castOp;
-  for (Operation *user : alloc->getUsers()) {
-    auto g = dyn_cast<linalg::GenericOp>(user);
-    if (!g ||
-        llvm::none_of(g.getDpsInits(), [&](Value v) { return v == operand; }))
+  for (OpOperand &use : alloc->getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<memref::DeallocOp>(user))
       continue;
-    if (castOp || g.getNumDpsInits() != 1)
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+    if (!linalgOp)
+      return {};
+    if (!linalgOp.isDpsInit(&use))
+      continue;
+    auto g = dyn_cast<linalg::GenericOp>(user);
+    if (castOp || !g || g.getNumDpsInits() != 1)
       return {}; // written twice, or by something else
     castOp = g;
   }
