@@ -208,6 +208,15 @@ static cl::opt<double> dpTimeout(
                          "hangs before a collective; 0: never)",
                          "600")),
     cl::init(600), cl::cat(ampRunCategory));
+static cl::opt<int64_t> emulateRanks(
+    "emulate-ranks",
+    cl::desc("One process reproducing N data-parallel ranks: every sum over "
+             "the batch in N consecutive chunks of batch / N, each from "
+             "zero, added in order (amp-chunk-batch-reductions); a step at "
+             "N x B then trains as N ranks at B do (for N = 2 bit for bit "
+             "in f32 and bf16; f16 also needs --init-scale N times larger, "
+             "docs/distributed.md) (default: 1, off)"),
+    cl::init(1), cl::cat(ampRunCategory));
 static cl::opt<std::string> testInject(
     "test-inject",
     cl::desc("Data-parallel test hook: KIND@RANK:STEP with KIND grad-inf "
@@ -281,6 +290,7 @@ static llvm::Expected<runtime::TrainOptions> parseRun(llvm::StringRef spec) {
   o.progress = progress;
   o.progressSeconds = progressSeconds;
   o.extraPasses = testExtraPasses;
+  o.emulateRanks = emulateRanks;
   return o;
 }
 
@@ -659,6 +669,12 @@ int main(int argc, char **argv) {
                  << (dpContext->worldSize() == 1 ? " rank" : " ranks")
                  << " (MPI), global batch " << plans[0].globalBatch << " = "
                  << dpContext->worldSize() << " x " << plans[0].batch << "\n";
+  if (emulateRanks > 1)
+    llvm::outs() << "amp-run: one process reproducing " << emulateRanks
+                 << " data-parallel ranks: every sum over the batch in "
+                 << emulateRanks << " chunks, batch " << plans[0].batch << " = "
+                 << emulateRanks << " x " << plans[0].batch / emulateRanks
+                 << "\n";
 
   // 4. The data, checked against every run before any is trained.
   std::optional<runtime::Dataset> trainSet, testSet;

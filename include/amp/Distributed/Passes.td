@@ -169,4 +169,64 @@ def OpenMPIOpSymbols : Pass<"amp-openmpi-op-symbols", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ChunkBatchReductions : Pass<"amp-chunk-batch-reductions", "ModuleOp"> {
+  let summary = "Sum every reduction over the batch in N consecutive chunks, "
+                "as N data-parallel ranks do (one process reproduces an "
+                "N-rank run)";
+  let description = [{
+    A one-process step at batch N x B normally sums each reduction over the
+    batch (weight-gradient contractions, bias-gradient sums, the loss) in
+    one order over all N x B examples, while N data-parallel ranks
+    (`amp-data-parallel`) each sum B examples from zero and MPI then adds
+    the N partial results. The two differ by rounding from the first step,
+    and SGD can amplify that (docs/distributed.md). This pass makes the
+    one-process step sum as the ranks do: every sum reduction over the
+    batch in each `amp.train_step` function is split into `chunks` clones,
+    each over one consecutive slice of B = (N x B) / `chunks` examples
+    (`tensor.extract_slice` of the operands, the same loop nest) and
+    starting from its own copy of the original zero init, and the partial
+    results are added in chunk order, ((p_0 + p_1) + p_2) ..., in one
+    elementwise `linalg.generic`.
+
+    For `chunks` = 2 the run then equals the 2-rank run at batch B bit for
+    bit: the backward is linear in its seed and the ranks' seed is the
+    one-process seed times the power of two N (1/B against 1/(N B)), which
+    commutes with rounding; each rank's share g_r / N is then exactly the
+    one-process chunk, and MPI's p_0 + p_1 is the combine (IEEE addition is
+    commutative). For more chunks the combine is left to right, which MPI
+    does not promise (ring and tree all-reduces add in other orders).
+
+    The batch dimension is dim 0 of the `input` and the `label` / `target`
+    arguments (docs/training-step.md). It is followed forward as a
+    batch-major dimension (its extent a multiple of the batch size, whole
+    examples in order, as when a [B, S, D] activation is collapsed to
+    B x S rows) through linalg ops (a loop is a batch loop when an operand's
+    batch dimension is indexed by that loop alone), elementwise ops,
+    `tensor.cast`, `tensor.expand_shape` / `collapse_shape` that keep it
+    outermost and `tensor.extract_slice` that keep it whole; a value
+    broadcast to the batch's shape from values without one (a constant
+    seed) is not followed. A reduction is chunked when a batch loop is one
+    of its reduction loops, every result is a sum
+    (`arith.addf` of the init's block argument, used once), every init is a
+    `linalg.fill` of +-0.0, and its body does not read the loop's index;
+    one that is not (a max over the batch, whose result needs no chunks;
+    an accumulation into a non-zero init) stays as it is, and a warning
+    names it unless it is a min or max, which are exact in any order.
+    Reductions inside loops (gradient accumulation's micro-batches) are
+    not followed.
+
+    Errors, located: `chunks` < 1, no `amp.train_step` function, a step
+    whose contract does not hold, a dynamic batch dimension, a batch size
+    that `chunks` does not divide. `chunks` = 1 leaves the module
+    unchanged. amp-run applies it with `--emulate-ranks=N`.
+  }];
+  let options = [
+    Option<"chunks", "chunks", "int64_t", /*default=*/"0",
+           "Number of chunks (the number of ranks to reproduce, >= 1)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // AMP_DISTRIBUTED_PASSES_TD

@@ -58,6 +58,11 @@ struct TrainOptions {
   double progressSeconds = 15;
   /// Data-parallel training; none: one process.
   std::optional<DataParallelRun> dataParallel;
+  /// One process reproducing this many data-parallel ranks: every sum over
+  /// the batch in that many chunks (amp-chunk-batch-reductions, after the
+  /// rewrite); 1: off. The step's batch is the ranks' global batch, and
+  /// must be a multiple of it; not with dataParallel.
+  int64_t emulateRanks = 1;
   /// After the run, also one a stop rule ended: this rank's state digest
   /// (writeStateDigest, DataParallel.h); empty: none.
   std::string statePath;

@@ -208,6 +208,18 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   }
   if (o.dataParallel && !o.dataParallel->context)
     return makeError("a data-parallel run needs its DataParallelContext");
+  if (o.emulateRanks < 1)
+    return makeError("emulate-ranks=" + llvm::Twine(o.emulateRanks) +
+                     ": must be >= 1 (1: off)");
+  if (o.emulateRanks > 1 && o.dataParallel)
+    return makeError("--emulate-ranks reproduces data-parallel ranks in one "
+                     "process; this run is data-parallel already (run it "
+                     "without mpirun, or drop --emulate-ranks)");
+  if (plan.batch % o.emulateRanks != 0)
+    return makeError("--emulate-ranks=" + llvm::Twine(o.emulateRanks) +
+                     " does not divide the batch size " +
+                     llvm::Twine(plan.batch) +
+                     " (each rank's batch is batch / ranks)");
   plan.globalBatch = o.dataParallel
                          ? o.dataParallel->context->globalBatch(plan.batch)
                          : plan.batch;
@@ -430,6 +442,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
             if (dp)
               pm.addPass(createDataParallel(
                   dataParallelPass(*dp, o.rewrite.precision)));
+            if (o.emulateRanks > 1)
+              pm.addPass(createChunkBatchReductions({o.emulateRanks}));
             if (!o.extraPasses.empty()) // checked by planRun
               (void)parsePassPipeline(o.extraPasses, pm);
           },

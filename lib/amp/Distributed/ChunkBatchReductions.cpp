@@ -1,0 +1,386 @@
+//===- ChunkBatchReductions.cpp - amp-chunk-batch-reductions --------------===//
+//
+// Every sum over the batch computed as N data-parallel ranks compute it: N
+// consecutive chunks, each summed from zero, then added in chunk order
+// (docs/distributed.md, "Reproducing an N-rank run in one process"). First
+// the batch dimensions of the step's values, followed forward from the
+// input and label arguments; then one rewrite per reduction over them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Distributed/Passes.h"
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_CHUNKBATCHREDUCTIONS
+#include "amp/Distributed/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+
+/// Bit d set: dimension d of a tensor (or loop d of a linalg op) runs over
+/// the examples of the batch, batch-major: its extent is the batch size
+/// times m, and index i belongs to example i / m (a [B, S] collapsed to
+/// B x S rows, as a sequence model's contractions see it).
+using DimMask = uint64_t;
+
+/// The positions of the set bits of `mask`, lowest first.
+static SmallVector<unsigned> bitsOf(DimMask mask) {
+  SmallVector<unsigned> bits;
+  for (; mask; mask &= mask - 1)
+    bits.push_back(static_cast<unsigned>(llvm::countr_zero(mask)));
+  return bits;
+}
+
+/// A reduction over the batch: `loop` is a batch loop and a reduction loop
+/// of `op`.
+struct BatchReduction {
+  linalg::LinalgOp op;
+  unsigned loop;
+};
+
+/// The batch dimensions of the values of one step function, followed
+/// forward from its input and label arguments through the top-level ops.
+class BatchDims {
+public:
+  BatchDims(int64_t batch) : batch(batch) {}
+
+  DimMask of(Value v) const { return dims.lookup(v); }
+
+  /// Marks dimensions `mask` of `v` as batch dimensions, those whose static
+  /// extent is a multiple of the batch size only.
+  void mark(Value v, DimMask mask) {
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || type.getRank() > 64)
+      return;
+    for (unsigned d : bitsOf(mask))
+      if (d < type.getRank() && !type.isDynamicDim(d) &&
+          type.getDimSize(d) % batch == 0)
+        dims[v] |= DimMask(1) << d;
+  }
+
+  /// Follows the batch dimensions through `op`; a linalg op that reduces
+  /// over a batch loop is appended to `reductions`.
+  void visit(Operation *op, SmallVectorImpl<BatchReduction> &reductions);
+
+private:
+  void visitLinalg(linalg::LinalgOp op,
+                   SmallVectorImpl<BatchReduction> &reductions);
+
+  int64_t batch;
+  DenseMap<Value, DimMask> dims;
+};
+
+void BatchDims::visitLinalg(linalg::LinalgOp op,
+                            SmallVectorImpl<BatchReduction> &reductions) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() > 64)
+    return;
+  // A loop is a batch loop when it alone indexes an operand's batch
+  // dimension.
+  DimMask loops = 0;
+  for (OpOperand &operand : op->getOpOperands()) {
+    DimMask operandDims = of(operand.get());
+    if (!operandDims)
+      continue;
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    for (unsigned d : bitsOf(operandDims))
+      if (auto dim = dyn_cast<AffineDimExpr>(map.getResult(d)))
+        loops |= DimMask(1) << dim.getPosition();
+  }
+  if (!loops)
+    return;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (unsigned loop : bitsOf(loops))
+    if (iterators[loop] == utils::IteratorType::reduction) {
+      reductions.push_back({op, loop});
+      break;
+    }
+  // Results: the dimensions indexed by a parallel batch loop.
+  for (OpResult result : op->getResults()) {
+    AffineMap map = op.getIndexingMapMatchingResult(result);
+    DimMask resultDims = 0;
+    for (auto [d, expr] : llvm::enumerate(map.getResults()))
+      if (auto dim = dyn_cast<AffineDimExpr>(expr))
+        if ((loops >> dim.getPosition()) & 1 &&
+            iterators[dim.getPosition()] == utils::IteratorType::parallel)
+          resultDims |= DimMask(1) << d;
+    mark(result, resultDims);
+  }
+}
+
+void BatchDims::visit(Operation *op,
+                      SmallVectorImpl<BatchReduction> &reductions) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return visitLinalg(linalgOp, reductions);
+  if (op->hasTrait<OpTrait::Elementwise>() || isa<tensor::CastOp>(op)) {
+    DimMask operandDims = 0;
+    for (Value operand : op->getOperands())
+      operandDims |= of(operand);
+    for (Value result : op->getResults())
+      mark(result, operandDims);
+    return;
+  }
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+    // A batch dimension goes to the outermost dimension of its group that
+    // is not 1, when that one still holds whole examples (mark checks its
+    // extent is a multiple of the batch size).
+    DimMask resultDims = 0;
+    SmallVector<ReassociationIndices> groups = expand.getReassociationIndices();
+    for (unsigned d : bitsOf(of(expand.getSrc())))
+      for (int64_t r : groups[d])
+        if (expand.getResultType().getDimSize(r) != 1) {
+          resultDims |= DimMask(1) << r;
+          break;
+        }
+    return mark(expand.getResult(), resultDims);
+  }
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+    // A collapsed group whose outermost dimension that is not 1 is a batch
+    // dimension stays batch-major.
+    DimMask srcDims = of(collapse.getSrc()), resultDims = 0;
+    for (auto [r, group] : llvm::enumerate(collapse.getReassociationIndices()))
+      for (int64_t d : group) {
+        if ((srcDims >> d) & 1)
+          resultDims |= DimMask(1) << r;
+        if (collapse.getSrcType().getDimSize(d) != 1)
+          break;
+      }
+    return mark(collapse.getResult(), resultDims);
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    // A batch dimension taken whole, renumbered past dropped dimensions.
+    DimMask srcDims = of(slice.getSource());
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    DimMask resultDims = 0;
+    unsigned r = 0;
+    for (unsigned d = 0; d < slice.getSourceType().getRank(); ++d) {
+      if (dropped.test(d))
+        continue;
+      std::optional<int64_t> offset =
+          getConstantIntValue(slice.getMixedOffsets()[d]);
+      if ((srcDims >> d) & 1 && offset && *offset == 0)
+        resultDims |= DimMask(1) << r;
+      ++r;
+    }
+    return mark(slice.getResult(), resultDims);
+  }
+}
+
+/// The combiner of each result of a reduction: its yielded value is
+/// `arith.addf` of the init's block argument (used only there) and a term;
+/// `failure` names the first result that is not a sum.
+static LogicalResult matchSums(linalg::LinalgOp op, std::string &why) {
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    BlockArgument acc = op.getMatchingBlockArgument(&init);
+    Value yielded = op.getMatchingYieldValue(&init)->get();
+    auto add = yielded.getDefiningOp<arith::AddFOp>();
+    if (!add || !acc.hasOneUse() ||
+        (add.getLhs() != acc && add.getRhs() != acc)) {
+      Operation *def = yielded.getDefiningOp();
+      if (isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp,
+                          arith::MaxNumFOp, arith::MinNumFOp>(def))
+        why.clear(); // a min or max: exact in any order
+      else
+        why = "its result " +
+              std::to_string(init.getOperandNumber() - op.getNumDpsInputs()) +
+              " is not a sum of its init and a term";
+      return failure();
+    }
+  }
+  return success();
+}
+
+/// Why `r` cannot be split into chunks of `chunk` examples (empty: it can;
+/// `silent`: a min or max, which needs no chunks).
+static std::string whyNotChunked(BatchReduction r, int64_t batch,
+                                 bool &silent) {
+  silent = false;
+  linalg::LinalgOp op = r.op;
+  int64_t extent = op.getStaticLoopRanges()[r.loop];
+  if (ShapedType::isDynamic(extent) || extent % batch != 0)
+    return "its batch loop does not run over the whole batch";
+  for (Value v : op->getOperands())
+    if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
+      return "an operand has a dynamic shape";
+  bool readsIndex = false;
+  op.getBlock()->walk(
+      [&](linalg::IndexOp index) { readsIndex |= index.getDim() == r.loop; });
+  if (readsIndex)
+    return "its body reads the batch loop's index (linalg.index)";
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    for (AffineExpr expr : map.getResults())
+      if (expr.isFunctionOfDim(r.loop) && !isa<AffineDimExpr>(expr))
+        return "an operand is indexed by an expression of the batch loop";
+  }
+  std::string why;
+  if (failed(matchSums(op, why))) {
+    silent = why.empty();
+    return why;
+  }
+  for (Value init : op.getDpsInits()) {
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    if (!fill || !matchPattern(fill.getInputs()[0], m_AnyZeroFloat()))
+      return "an init is not a linalg.fill of 0.0 (the ranks would each "
+             "add it)";
+  }
+  return "";
+}
+
+/// Replaces `r` by `chunks` clones over consecutive slices of the batch,
+/// each from its own zero init, and one elementwise sum of their results
+/// in chunk order.
+static void chunk(BatchReduction r, int64_t chunks) {
+  linalg::LinalgOp op = r.op;
+  Location loc = op.getLoc();
+  OpBuilder b(op);
+  int64_t size = op.getStaticLoopRanges()[r.loop] / chunks;
+  SmallVector<SmallVector<Value>> partials(op->getNumResults());
+  for (int64_t c = 0; c < chunks; ++c) {
+    SmallVector<Value> operands;
+    for (OpOperand &operand : op->getOpOperands()) {
+      Value v = operand.get();
+      auto type = cast<RankedTensorType>(v.getType());
+      if (op.isDpsInit(&operand)) {
+        // A fresh copy of the zero fill: each chunk sums from zero.
+        auto fill = v.getDefiningOp<linalg::FillOp>();
+        Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                              type.getElementType());
+        operands.push_back(
+            linalg::FillOp::create(b, loc, fill.getInputs()[0], empty)
+                .getResult(0));
+        continue;
+      }
+      AffineMap map = op.getMatchingIndexingMap(&operand);
+      SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
+          sizes, strides(type.getRank(), b.getIndexAttr(1));
+      for (int64_t extent : type.getShape())
+        sizes.push_back(b.getIndexAttr(extent));
+      bool sliced = false;
+      for (auto [d, expr] : llvm::enumerate(map.getResults()))
+        if (expr.isFunctionOfDim(r.loop)) {
+          offsets[d] = b.getIndexAttr(c * size);
+          sizes[d] = b.getIndexAttr(size);
+          sliced = true;
+        }
+      operands.push_back(sliced ? tensor::ExtractSliceOp::create(
+                                      b, loc, v, offsets, sizes, strides)
+                                      .getResult()
+                                : v);
+    }
+    Operation *part = clone(b, op, op->getResultTypes(), operands);
+    for (OpResult result : part->getResults())
+      partials[result.getResultNumber()].push_back(result);
+  }
+  // The sum of the chunks, left to right.
+  SmallVector<Value> sums;
+  for (OpResult result : op->getResults()) {
+    auto type = cast<RankedTensorType>(result.getType());
+    Value empty =
+        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+    SmallVector<AffineMap> maps(chunks + 1,
+                                b.getMultiDimIdentityMap(type.getRank()));
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    auto sum = linalg::GenericOp::create(
+        b, loc, TypeRange{type}, partials[result.getResultNumber()],
+        ValueRange{empty}, maps, iterators,
+        [&](OpBuilder &nb, Location nl, ValueRange args) {
+          Value acc = args[0];
+          for (int64_t c = 1; c < chunks; ++c)
+            acc = arith::AddFOp::create(nb, nl, acc, args[c]);
+          linalg::YieldOp::create(nb, nl, acc);
+        });
+    sums.push_back(sum.getResult(0));
+  }
+  llvm::SetVector<Operation *> fills;
+  for (Value init : op.getDpsInits())
+    fills.insert(init.getDefiningOp());
+  op->replaceAllUsesWith(sums);
+  op->erase();
+  // The original zero fills, when nothing else reads them.
+  for (Operation *fill : fills)
+    if (fill->use_empty())
+      fill->erase();
+}
+
+struct ChunkBatchReductionsPass
+    : amp::impl::ChunkBatchReductionsBase<ChunkBatchReductionsPass> {
+  using ChunkBatchReductionsBase::ChunkBatchReductionsBase;
+
+  LogicalResult runOnStep(func::FuncOp func) {
+    FailureOr<TrainingStep> step =
+        TrainingStep::analyze(func, /*requireMarkers=*/false);
+    if (failed(step))
+      return failure();
+    BlockArgument input = func.getArgument(step->input);
+    auto inputType = cast<RankedTensorType>(input.getType());
+    if (inputType.isDynamicDim(0))
+      return emitError(input.getLoc(), "amp-chunk-batch-reductions: the "
+                                       "input's batch dimension is dynamic; "
+                                       "chunks need a static batch size");
+    int64_t batch = inputType.getDimSize(0);
+    if (batch % chunks != 0)
+      return emitError(input.getLoc(), "amp-chunk-batch-reductions: chunks=")
+             << static_cast<int64_t>(chunks)
+             << " does not divide the batch size " << batch
+             << " (each chunk is one rank's batch)";
+    BatchDims dims(batch);
+    dims.mark(input, 1);
+    dims.mark(func.getArgument(step->label), 1);
+    SmallVector<BatchReduction> reductions;
+    for (Operation &op : func.getBody().front())
+      dims.visit(&op, reductions);
+    for (BatchReduction r : reductions) {
+      bool silent = false;
+      std::string why = whyNotChunked(r, batch, silent);
+      if (silent)
+        continue;
+      if (!why.empty()) {
+        r.op->emitWarning("amp-chunk-batch-reductions: this reduction over "
+                          "the batch is not split into chunks: ")
+            << why << "; it sums in one order over all " << batch
+            << " examples, not as " << static_cast<int64_t>(chunks)
+            << " ranks would";
+        continue;
+      }
+      chunk(r, chunks);
+    }
+    return success();
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (chunks < 1) {
+      emitError(module.getLoc(), "amp-chunk-batch-reductions: chunks=")
+          << static_cast<int64_t>(chunks)
+          << ": give the number of ranks to reproduce (>= 1)";
+      return signalPassFailure();
+    }
+    bool found = false;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func->hasAttr(kTrainStepAttr))
+        continue;
+      found = true;
+      if (chunks > 1 && failed(runOnStep(func)))
+        return signalPassFailure();
+    }
+    if (!found) {
+      emitError(module.getLoc(),
+                "amp-chunk-batch-reductions: no func.func with the "
+                "amp.train_step attribute; mark the training step "
+                "(docs/training-step.md)");
+      return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
