@@ -40,3 +40,12 @@
 // RUN: not timeout 300 %mpirun -np 2 amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --device=cuda 2> %t.cuda
 // RUN: FileCheck %s --check-prefix=CUDA < %t.cuda
 // CUDA: --device=cuda: data-parallel training runs on the CPU; the GPU path (NCCL or CUDA-aware MPI) is planned in docs/distributed.md
+// --emulate-ranks reproduces ranks in one process: not under mpirun, and
+// only with a number of ranks that divides the batch.
+// RUN: not timeout 300 %mpirun -np 2 amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --emulate-ranks=2 2> %t.emu
+// RUN: FileCheck %s --check-prefix=EMU < %t.emu
+// EMU: --emulate-ranks reproduces data-parallel ranks in one process; this run is data-parallel already (run it without mpirun, or drop --emulate-ranks)
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --emulate-ranks=3 2>&1 | FileCheck %s --check-prefix=EMU3
+// EMU3: amp-run: run f16+dynamic: --emulate-ranks=3 does not divide the batch size 128 (each rank's batch is batch / ranks)
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --emulate-ranks=0 2>&1 | FileCheck %s --check-prefix=EMU0
+// EMU0: amp-run: run f16+dynamic: emulate-ranks=0: must be >= 1 (1: off)
