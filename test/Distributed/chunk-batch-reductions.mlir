@@ -105,6 +105,9 @@ func.func @step(%w: tensor<3x2xf32> {amp.role = "param"},
 #col = affine_map<(i, j) -> (j)>
 #row1 = affine_map<(i) -> (i)>
 #to01 = affine_map<(i) -> ()>
+#pi = affine_map<(i, j) -> (i)>
+#pj = affine_map<(i, j) -> (j)>
+#p0 = affine_map<(i, j) -> ()>
 
 // CHECK-LABEL: func.func @reshaped
 func.func @reshaped(%w: tensor<3xf32> {amp.role = "param"},
@@ -157,6 +160,24 @@ func.func @reshaped(%w: tensor<3xf32> {amp.role = "param"},
     %r = arith.addf %acc, %p : f32
     linalg.yield %r : f32
   } -> tensor<f32>
+  // expected-warning @+1 {{not split into chunks: it reduces over two loops that both run over the batch (the ranks never pair examples of different ranks)}}
+  %pairs = linalg.generic {indexing_maps = [#pi, #pj, #p0], iterator_types = ["reduction", "reduction"]}
+      ins(%yf, %yf : tensor<4xf32>, tensor<4xf32>) outs(%f0 : tensor<f32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  // An integer count is exact in any order: left alone, no warning.
+  %c0 = arith.constant 0 : i32
+  %ei = tensor.empty() : tensor<i32>
+  %fi = linalg.fill ins(%c0 : i32) outs(%ei : tensor<i32>) -> tensor<i32>
+  %count = linalg.generic {indexing_maps = [#row1, #to01], iterator_types = ["reduction"]}
+      ins(%y : tensor<4xi32>) outs(%fi : tensor<i32>) {
+  ^bb0(%a: i32, %acc: i32):
+    %r = arith.addi %acc, %a : i32
+    linalg.yield %r : i32
+  } -> tensor<i32>
   %loss = tensor.extract_slice %sum[0] [1] [1] : tensor<3xf32> to tensor<f32>
   %seed = amp.loss_grad %loss : tensor<f32>
   %s = tensor.extract %seed[] : tensor<f32>

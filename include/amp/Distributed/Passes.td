@@ -203,15 +203,18 @@ def ChunkBatchReductions : Pass<"amp-chunk-batch-reductions", "ModuleOp"> {
     B x S rows) through linalg ops (a loop is a batch loop when an operand's
     batch dimension is indexed by that loop alone), elementwise ops,
     `tensor.cast`, `tensor.expand_shape` / `collapse_shape` that keep it
-    outermost and `tensor.extract_slice` that keep it whole; a value
+    outermost and `tensor.extract_slice` that keep it whole. Not followed,
+    so reductions over them are neither chunked nor warned about: a value
     broadcast to the batch's shape from values without one (a constant
-    seed) is not followed. A reduction is chunked when a batch loop is one
+    seed), `tensor.concat`, a reshape that splits the batch itself, a cast
+    to a dynamic shape. A reduction is chunked when a batch loop is one
     of its reduction loops, every result is a sum
     (`arith.addf` of the init's block argument, used once), every init is a
     `linalg.fill` of +-0.0, and its body does not read the loop's index;
-    one that is not (a max over the batch, whose result needs no chunks;
-    an accumulation into a non-zero init) stays as it is, and a warning
-    names it unless it is a min or max, which are exact in any order.
+    one that is not (an accumulation into a non-zero init, a reduction
+    over two batch loops) stays as it is, and a warning names it, unless
+    it is a min, a max or an integer sum, which are exact in any order.
+    Each chunk is a clone, so the compile time grows with `chunks`.
     Reductions inside loops (gradient accumulation's micro-batches) are
     not followed.
 

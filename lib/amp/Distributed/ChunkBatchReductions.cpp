@@ -41,10 +41,11 @@ static SmallVector<unsigned> bitsOf(DimMask mask) {
 }
 
 /// A reduction over the batch: `loop` is a batch loop and a reduction loop
-/// of `op`.
+/// of `op` (the first; `batchLoops` counts them).
 struct BatchReduction {
   linalg::LinalgOp op;
   unsigned loop;
+  unsigned batchLoops;
 };
 
 /// The batch dimensions of the values of one step function, followed
@@ -98,11 +99,13 @@ void BatchDims::visitLinalg(linalg::LinalgOp op,
   if (!loops)
     return;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  SmallVector<unsigned> reduced;
   for (unsigned loop : bitsOf(loops))
-    if (iterators[loop] == utils::IteratorType::reduction) {
-      reductions.push_back({op, loop});
-      break;
-    }
+    if (iterators[loop] == utils::IteratorType::reduction)
+      reduced.push_back(loop);
+  if (!reduced.empty())
+    reductions.push_back(
+        {op, reduced.front(), static_cast<unsigned>(reduced.size())});
   // Results: the dimensions indexed by a parallel batch loop.
   for (OpResult result : op->getResults()) {
     AffineMap map = op.getIndexingMapMatchingResult(result);
@@ -186,8 +189,10 @@ static LogicalResult matchSums(linalg::LinalgOp op, std::string &why) {
         (add.getLhs() != acc && add.getRhs() != acc)) {
       Operation *def = yielded.getDefiningOp();
       if (isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp,
-                          arith::MaxNumFOp, arith::MinNumFOp>(def))
-        why.clear(); // a min or max: exact in any order
+                          arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp,
+                          arith::OrIOp, arith::AndIOp, arith::MaxSIOp,
+                          arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(def))
+        why.clear(); // exact in any order: a min, a max, an integer sum
       else
         why = "its result " +
               std::to_string(init.getOperandNumber() - op.getNumDpsInputs()) +
@@ -199,11 +204,14 @@ static LogicalResult matchSums(linalg::LinalgOp op, std::string &why) {
 }
 
 /// Why `r` cannot be split into chunks of `chunk` examples (empty: it can;
-/// `silent`: a min or max, which needs no chunks).
+/// `silent`: a min, max or integer sum, which needs no chunks).
 static std::string whyNotChunked(BatchReduction r, int64_t batch,
                                  bool &silent) {
   silent = false;
   linalg::LinalgOp op = r.op;
+  if (r.batchLoops > 1)
+    return "it reduces over two loops that both run over the batch (the "
+           "ranks never pair examples of different ranks)";
   int64_t extent = op.getStaticLoopRanges()[r.loop];
   if (ShapedType::isDynamic(extent) || extent % batch != 0)
     return "its batch loop does not run over the whole batch";

@@ -209,8 +209,14 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   if (o.dataParallel && !o.dataParallel->context)
     return makeError("a data-parallel run needs its DataParallelContext");
   if (o.emulateRanks < 1)
-    return makeError("emulate-ranks=" + llvm::Twine(o.emulateRanks) +
+    return makeError("--emulate-ranks=" + llvm::Twine(o.emulateRanks) +
                      ": must be >= 1 (1: off)");
+  if (o.emulateRanks > 1 && inputType.isDynamicDim(0))
+    return makeError("--emulate-ranks needs a step with a static batch "
+                     "dimension (the chunks are cut at compile time); the "
+                     "input of @" +
+                     trainFn.getSymName() + " is " + typeString(inputType) +
+                     " (write the batch size into the step)");
   if (o.emulateRanks > 1 && o.dataParallel)
     return makeError("--emulate-ranks reproduces data-parallel ranks in one "
                      "process; this run is data-parallel already (run it "

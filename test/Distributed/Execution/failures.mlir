@@ -48,4 +48,4 @@
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --emulate-ranks=3 2>&1 | FileCheck %s --check-prefix=EMU3
 // EMU3: amp-run: run f16+dynamic: --emulate-ranks=3 does not divide the batch size 128 (each rank's batch is batch / ranks)
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --emulate-ranks=0 2>&1 | FileCheck %s --check-prefix=EMU0
-// EMU0: amp-run: run f16+dynamic: emulate-ranks=0: must be >= 1 (1: off)
+// EMU0: amp-run: run f16+dynamic: --emulate-ranks=0: must be >= 1 (1: off)
