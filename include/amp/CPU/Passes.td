@@ -201,6 +201,43 @@ def CPUTileContractions
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUSinkResultCopies : Pass<"amp-cpu-sink-result-copies", "func::FuncOp"> {
+  let summary = "Move the copy of an scf.if result into its out-parameter "
+                "into the branches, so that a branch writes its result in "
+                "place";
+  let description = [{
+    CPU lowering, right after `buffer-results-to-out-params` (before the
+    deallocation pipeline). A function result that is an `scf.if` result
+    cannot be hoisted into its out-parameter: the pass before leaves
+    `memref.copy %r, %out` after the `scf.if`. Loss scaling's skip-update
+    region is such an `scf.if` (found_inf: yield the old state; else: the
+    optimizer's new state in fresh buffers), so every step copied the whole
+    new parameter and optimizer state once more (two passes over 7.5 MB on
+    the Fashion-MNIST MLP).
+
+    For each such copy, where `%out` is an argument of the function used by
+    that copy only and `%r` is used by that copy only, the copy moves into
+    both branches:
+
+    - a branch that yields a `memref.alloc` of its own, of `%out`'s type,
+      yielded once, has that buffer replaced by `%out`: the branch computes
+      its result straight into the out-parameter (what hoisting does for a
+      result that is not an `scf.if`'s);
+    - any other branch copies its yielded value into `%out` before its
+      `scf.yield` (the skipped step: the old state).
+
+    The result is the same in both cases: `%out` holds the yielded value
+    when the function returns, and nothing else reads or writes `%out`.
+    Like `buffer-results-to-out-params` with hoisted allocations, this
+    writes an out-parameter before the function has read all of its
+    inputs, so a caller must not pass an input buffer as an out-parameter
+    (amp-run's BoundStep swaps two buffers per state argument). The
+    `scf.if` results become unused, for canonicalization to drop.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def CPUParallelize : Pass<"amp-cpu-parallelize", "func::FuncOp"> {
   let summary = "Cut the linalg ops of a bufferized step into scf.parallel "
                 "chunks of output elements (CPU threads)";

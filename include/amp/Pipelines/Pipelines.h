@@ -122,8 +122,10 @@ std::unique_ptr<Pass> createStepCanonicalizer();
 /// bufferization (function boundaries with identity layouts, allocations
 /// returned from micro-batch loops allowed), distinct returned buffers,
 /// results to out-params (public functions too, static allocations
-/// hoisted), then the ownership-based deallocation pipeline.
-void addBufferizeToOutParams(OpPassManager &pm);
+/// hoisted), with `sinkResultCopies` amp-cpu-sink-result-copies (the CPU
+/// lowering: the skip-update region writes the new state in place), then
+/// the ownership-based deallocation pipeline.
+void addBufferizeToOutParams(OpPassManager &pm, bool sinkResultCopies = false);
 
 /// Registers `amp-mixed-precision` and `amp-lower-to-llvm`.
 void registerAmpPipelines();

@@ -372,7 +372,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
   }
 
-  addBufferizeToOutParams(pm);
+  addBufferizeToOutParams(pm, /*sinkResultCopies=*/true);
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
 
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
@@ -409,7 +409,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCheckLLVMLowering());
 }
 
-void mlir::amp::addBufferizeToOutParams(OpPassManager &pm) {
+void mlir::amp::addBufferizeToOutParams(OpPassManager &pm,
+                                        bool sinkResultCopies) {
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
@@ -423,6 +424,8 @@ void mlir::amp::addBufferizeToOutParams(OpPassManager &pm) {
   outParams.modifyPublicFunctions = true;
   outParams.hoistStaticAllocs = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  if (sinkResultCopies)
+    pm.addNestedPass<func::FuncOp>(createCPUSinkResultCopies());
   bufferization::buildBufferDeallocationPipeline(pm);
 }
 
