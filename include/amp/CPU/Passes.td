@@ -27,54 +27,6 @@ def InterchangeContractionLoops
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
-def CPUPredicateSkipUpdate
-    : Pass<"amp-cpu-predicate-skip-update", "func::FuncOp"> {
-  let summary = "Turn loss scaling's skip-update scf.if into an elementwise "
-                "select (CPU)";
-  let description = [{
-    CPU lowering, on tensors, before bufferization: the `scf.if` that
-    `amp-loss-scaling` wraps around the parameter and optimizer-state
-    update (then-branch: the old state; else-branch: the update) is
-    if-converted. The update's ops move above the `scf.if` and run on every
-    step; each result becomes `select(found_inf, old, updated)` element by
-    element (an all-parallel `linalg.generic`, which
-    `amp-cpu-fuse-elementwise` merges into the update's own generic).
-
-    Why: bufferized, the `scf.if` returns temporaries that are copied into
-    the step's result buffers after it, twelve full copies of the state per
-    step for the MLP; the select writes the result buffer directly.
-
-    Semantics are those of the `scf.if`: on a skipped step every result is
-    the old value's bits (`arith.select` copies its operand; NaN and inf
-    computed by the discarded update go nowhere), and otherwise the
-    updated value. The update must be free of memory effects (it is, on
-    tensors); the cost is that a skipped step computes an update it then
-    discards, which is rare (about one step in 2000 at steady state).
-
-    **Not in `amp-lower-to-llvm`**: on the PyTorch transformer's training
-    step (amp-build-train-step, Adam, f16 + dynamic loss scaling) the step
-    compiled with it returned a different loss from the first step on
-    (found 2026-12-01, not yet explained: the hoisted update made
-    bufferization use result buffers as scratch for forward values); on
-    the Fashion-MNIST MLP it gave the same bits and cut the loss-scaling
-    overhead from 1.13x to about 1.06x. Runs only when asked for.
-
-    Ops that are not speculatable (integer division, `tensor.extract` at
-    an index) keep the region as it is: hoisted, they would run on skipped
-    steps too.
-
-    Applies to an `scf.if` at the top level of an `amp.train_step` function
-    whose condition is `tensor.extract` of a `tensor<i1>` the function
-    returns (the found_inf result; the JIT's entry points carry no result
-    roles any more when this runs), whose then-branch only yields the
-    function's arguments and whose results are ranked tensors; anything
-    else is left as it is. Emits no errors.
-  }];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def CPUFuseElementwise : Pass<"amp-cpu-fuse-elementwise", "func::FuncOp"> {
   let summary = "Fuse elementwise linalg ops into their consumers on tensors, "
                 "contractions excepted (CPU)";

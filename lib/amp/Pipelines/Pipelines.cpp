@@ -364,9 +364,6 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
     // Experimental (off by default, LowerToLLVMConfig::fuse): on tensors,
     // one pass over memory per elementwise chain (casts, bias, activation,
     // optimizer).
-    // (amp-cpu-predicate-skip-update is not run here: on the PyTorch
-    // transformer's f16 + Adam step it changed the loss, see its
-    // description in CPU/Passes.td.)
     pm.addNestedPass<func::FuncOp>(createCPUFuseElementwise());
     pm.addPass(createStepCanonicalizer());
     pm.addPass(createCSEPass());
