@@ -81,3 +81,75 @@ func.func @yielded_twice(%w: memref<4xf32>, %skip: i1, %out: memref<4xf32>,
   memref.copy %r#1, %out2 : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// Not sunk: a write between the scf.if and the copy to a buffer a branch
+// yields (the copy would move before it). A write to another
+// out-parameter does not stop it.
+// CHECK-LABEL: func.func @write_between
+// CHECK: scf.if
+// CHECK-NOT: memref.copy
+// CHECK: memref.store
+// CHECK-NEXT: memref.copy %{{.*}}, %arg2
+// CHECK-LABEL: func.func @other_out_between
+// CHECK: scf.if
+// CHECK-NEXT: memref.copy %arg0, %arg2
+// CHECK: memref.store %{{.*}}, %arg3
+// CHECK-NEXT: return
+func.func @write_between(%w: memref<4xf32>, %skip: i1, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %five = arith.constant 5.0 : f32
+  %r = scf.if %skip -> memref<4xf32> {
+    scf.yield %w : memref<4xf32>
+  } else {
+    %new = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%five : f32) outs(%new : memref<4xf32>)
+    scf.yield %new : memref<4xf32>
+  }
+  memref.store %five, %w[%c0] : memref<4xf32>
+  memref.copy %r, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+func.func @other_out_between(%w: memref<4xf32>, %skip: i1, %out: memref<4xf32>,
+                             %scale: memref<f32>) {
+  %five = arith.constant 5.0 : f32
+  %r = scf.if %skip -> memref<4xf32> {
+    scf.yield %w : memref<4xf32>
+  } else {
+    %new = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%five : f32) outs(%new : memref<4xf32>)
+    scf.yield %new : memref<4xf32>
+  }
+  memref.store %five, %scale[] : memref<f32>
+  memref.copy %r, %out : memref<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// A buffer that is also reachable under another name (a cast yielded
+// beside it) is not replaced by the out-parameter: the branch copies it.
+// CHECK-LABEL: func.func @aliased
+// CHECK: } else {
+// CHECK: %[[NEW:.*]] = memref.alloc
+// CHECK: memref.copy %[[NEW]], %arg2
+// CHECK-NEXT: scf.yield %[[NEW]]
+func.func @aliased(%w: memref<4xf32>, %skip: i1, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %five = arith.constant 5.0 : f32
+  %r:2 = scf.if %skip -> (memref<4xf32>, memref<?xf32>) {
+    %c = memref.cast %w : memref<4xf32> to memref<?xf32>
+    scf.yield %w, %c : memref<4xf32>, memref<?xf32>
+  } else {
+    %new = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%one : f32) outs(%new : memref<4xf32>)
+    %c = memref.cast %new : memref<4xf32> to memref<?xf32>
+    scf.yield %new, %c : memref<4xf32>, memref<?xf32>
+  }
+  memref.copy %r#0, %out : memref<4xf32> to memref<4xf32>
+  memref.store %five, %r#1[%c0] : memref<?xf32>
+  return
+}

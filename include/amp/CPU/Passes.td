@@ -168,13 +168,17 @@ def CPUSinkResultCopies : Pass<"amp-cpu-sink-result-copies", "func::FuncOp"> {
     and written on the Fashion-MNIST MLP).
 
     For each such copy, where `%out` is an argument of the function used by
-    that copy only and `%r` is used by that copy only, the copy moves into
-    both branches:
+    that copy only, `%r` is used by that copy only, and every op between
+    the `scf.if` and the copy writes no memory or only function arguments
+    that no branch yields (other out-parameters), the copy moves into both
+    branches:
 
     - a branch that yields a `memref.alloc` of its own, of `%out`'s type,
-      yielded once, has that buffer replaced by `%out`: the branch computes
-      its result straight into the out-parameter (what hoisting does for a
-      result that is not an `scf.if`'s);
+      yielded once and otherwise only read and written element-wise in that
+      branch (linalg ops, loads, stores, copies: no view, cast, call or
+      store of the buffer itself), has that buffer replaced by `%out`: the
+      branch computes its result straight into the out-parameter (what
+      hoisting does for a result that is not an `scf.if`'s);
     - any other branch copies its yielded value into `%out` before its
       `scf.yield` (the skipped step: the old state).
 
