@@ -129,6 +129,17 @@ func.func @reshaped(%w: tensor<3xf32> {amp.role = "param"},
     %r = arith.addf %acc, %a : f32
     linalg.yield %r : f32
   } -> tensor<3xf32>
+  // A scalar operand goes to every chunk unchanged.
+  // CHECK: %[[R0:.*]] = tensor.extract_slice %{{.*}}[0, 0] [4, 3] [1, 1] : tensor<8x3xf32> to tensor<4x3xf32>
+  // CHECK: linalg.generic {{.*}} ins(%[[R0]], %{{.*}} : tensor<4x3xf32>, f32)
+  // CHECK: tensor.extract_slice %{{.*}}[4, 0] [4, 3] [1, 1] : tensor<8x3xf32> to tensor<4x3xf32>
+  %scaled = linalg.generic {indexing_maps = [#id2, #to0, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%rows, %one : tensor<8x3xf32>, f32) outs(%f3 : tensor<3xf32>) {
+  ^bb0(%a: f32, %k: f32, %acc: f32):
+    %p = arith.mulf %a, %k : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
   // CHECK-NOT: tensor.extract_slice {{.*}} tensor<8x3xf32>
   // CHECK: amp.loss_grad
   %m3 = linalg.fill ins(%ninf : f32) outs(%e3 : tensor<3xf32>) -> tensor<3xf32>

@@ -216,7 +216,8 @@ static std::string whyNotChunked(BatchReduction r, int64_t batch,
   if (ShapedType::isDynamic(extent) || extent % batch != 0)
     return "its batch loop does not run over the whole batch";
   for (Value v : op->getOperands())
-    if (!cast<RankedTensorType>(v.getType()).hasStaticShape())
+    if (auto type = dyn_cast<ShapedType>(v.getType());
+        type && !type.hasStaticShape())
       return "an operand has a dynamic shape";
   bool readsIndex = false;
   op.getBlock()->walk(
@@ -256,7 +257,11 @@ static void chunk(BatchReduction r, int64_t chunks) {
     SmallVector<Value> operands;
     for (OpOperand &operand : op->getOpOperands()) {
       Value v = operand.get();
-      auto type = cast<RankedTensorType>(v.getType());
+      auto type = dyn_cast<RankedTensorType>(v.getType());
+      if (!type) { // a scalar operand, the same for every chunk
+        operands.push_back(v);
+        continue;
+      }
       if (op.isDpsInit(&operand)) {
         // A fresh copy of the zero fill: each chunk sums from zero.
         auto fill = v.getDefiningOp<linalg::FillOp>();
