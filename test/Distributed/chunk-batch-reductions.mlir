@@ -108,6 +108,7 @@ func.func @step(%w: tensor<3x2xf32> {amp.role = "param"},
 #pi = affine_map<(i, j) -> (i)>
 #pj = affine_map<(i, j) -> (j)>
 #p0 = affine_map<(i, j) -> ()>
+#half = affine_map<(i, j) -> (i floordiv 2)>
 
 // CHECK-LABEL: func.func @reshaped
 func.func @reshaped(%w: tensor<3xf32> {amp.role = "param"},
@@ -175,6 +176,22 @@ func.func @reshaped(%w: tensor<3xf32> {amp.role = "param"},
   %pairs = linalg.generic {indexing_maps = [#pi, #pj, #p0], iterator_types = ["reduction", "reduction"]}
       ins(%yf, %yf : tensor<4xf32>, tensor<4xf32>) outs(%f0 : tensor<f32>) {
   ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  // expected-warning @+1 {{not split into chunks: its result 0 is not a sum of its init and a term}}
+  %diff = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%rows : tensor<8x3xf32>) outs(%f3 : tensor<3xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.subf %acc, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  // expected-warning @+2 {{not split into chunks: an operand is indexed by an expression of the batch loop}}
+  %pairs2 = tensor.extract_slice %yf[0] [2] [1] : tensor<4xf32> to tensor<2xf32>
+  %shifted = linalg.generic {indexing_maps = [#pi, #pj, #half, #p0], iterator_types = ["reduction", "parallel"]}
+      ins(%yf, %w, %pairs2 : tensor<4xf32>, tensor<3xf32>, tensor<2xf32>) outs(%f0 : tensor<f32>) {
+  ^bb0(%a: f32, %c: f32, %b: f32, %acc: f32):
     %p = arith.mulf %a, %b : f32
     %r = arith.addf %acc, %p : f32
     linalg.yield %r : f32

@@ -46,6 +46,7 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-build-train-step", "loss=mse optimizer=adamw weight-decay=0.01"},
     {"amp-build-train-step", "loss=none optimizer=sgd"},
     {"amp-autocast", "precision=f32"},
+    {"amp-chunk-batch-reductions", "chunks=2"},
     {"amp-loss-scaling", "mode=static init-scale=1024"},
     {"amp-loss-scaling", "mode=none"},
     {"amp-mixed-precision", "precision=bf16 loss-scale=static"},

@@ -13,6 +13,7 @@
 
 #include "amp/Dialect/Amp/IR/AmpOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -60,6 +61,15 @@ enum class ArgRole {
 enum class ResultRole { Loss, State, FoundInf, Logits };
 
 std::optional<ArgRole> parseArgRole(llvm::StringRef name);
+
+/// Calls `fn` on every `amp.train_step` function of `module`, in order,
+/// and stops at the first failure. A module without one is an error on
+/// the module: "<pass>: no func.func with the amp.train_step attribute;
+/// mark the training step (docs/training-step.md)". For the passes whose
+/// input is a training step.
+LogicalResult
+forEachTrainStep(ModuleOp module, llvm::StringRef pass,
+                 llvm::function_ref<LogicalResult(func::FuncOp)> fn);
 llvm::StringRef stringifyArgRole(ArgRole role);
 
 /// What the contract says about one `amp.train_step` function.

@@ -664,3 +664,22 @@ FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
            << func.getResultTypes()[0];
   return step;
 }
+
+LogicalResult mlir::amp::forEachTrainStep(
+    ModuleOp module, llvm::StringRef pass,
+    llvm::function_ref<LogicalResult(func::FuncOp)> fn) {
+  bool any = false;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(kTrainStepAttr))
+      continue;
+    any = true;
+    if (failed(fn(func)))
+      return failure();
+  }
+  if (!any)
+    return emitError(module.getLoc())
+           << pass
+           << ": no func.func with the amp.train_step attribute; mark the "
+              "training step (docs/training-step.md)";
+  return success();
+}

@@ -378,21 +378,11 @@ struct ChunkBatchReductionsPass
           << ": give the number of ranks to reproduce (>= 1)";
       return signalPassFailure();
     }
-    bool found = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (!func->hasAttr(kTrainStepAttr))
-        continue;
-      found = true;
-      if (chunks > 1 && failed(runOnStep(func)))
-        return signalPassFailure();
-    }
-    if (!found) {
-      emitError(module.getLoc(),
-                "amp-chunk-batch-reductions: no func.func with the "
-                "amp.train_step attribute; mark the training step "
-                "(docs/training-step.md)");
-      return signalPassFailure();
-    }
+    if (failed(forEachTrainStep(
+            module, "amp-chunk-batch-reductions", [&](func::FuncOp func) {
+              return chunks > 1 ? runOnStep(func) : success();
+            })))
+      signalPassFailure();
   }
 };
 

@@ -464,20 +464,15 @@ struct DataParallelPass : amp::impl::DataParallelBase<DataParallelPass> {
     }
     Config cfg{worldSize, bucket, reducePrecision, testInjection};
     SmallVector<StepPlan> plans;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (!func->hasAttr(kTrainStepAttr))
-        continue;
-      FailureOr<StepPlan> plan = planStep(func);
-      if (failed(plan))
-        return signalPassFailure();
-      plans.push_back(*plan);
-    }
-    if (plans.empty()) {
-      emitError(module.getLoc(),
-                "amp-data-parallel: no func.func with the amp.train_step "
-                "attribute; mark the training step (docs/training-step.md)");
+    if (failed(forEachTrainStep(module, "amp-data-parallel",
+                                [&](func::FuncOp func) -> LogicalResult {
+                                  FailureOr<StepPlan> plan = planStep(func);
+                                  if (failed(plan))
+                                    return failure();
+                                  plans.push_back(*plan);
+                                  return success();
+                                })))
       return signalPassFailure();
-    }
     if (failed(addModuleSymbols(module, cfg, mpi)))
       return signalPassFailure();
     for (StepPlan &plan : plans)

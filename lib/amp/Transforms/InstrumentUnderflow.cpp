@@ -93,21 +93,10 @@ struct InstrumentUnderflowPass
     }
     Type lowType =
         precision == Precision::F16 ? Type(b.getF16Type()) : b.getBF16Type();
-    bool any = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (!func->hasAttr(kTrainStepAttr))
-        continue;
-      any = true;
-      if (failed(instrumentStep(func, lowType)))
-        return signalPassFailure();
-    }
-    if (!any) {
-      emitError(module.getLoc(),
-                "amp-instrument-underflow: no func.func with the "
-                "amp.train_step attribute; mark the training step "
-                "(docs/training-step.md)");
-      return signalPassFailure();
-    }
+    if (failed(forEachTrainStep(
+            module, "amp-instrument-underflow",
+            [&](func::FuncOp func) { return instrumentStep(func, lowType); })))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -353,21 +353,10 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
       warnIfAlreadyF16(module);
     if (cfg.mode == ScaleMode::None)
       return;
-    bool any = false;
-    for (auto func : module.getOps<func::FuncOp>()) {
-      if (!func->hasAttr(kTrainStepAttr))
-        continue;
-      any = true;
-      if (failed(scaleStep(func, cfg)))
-        return signalPassFailure();
-    }
-    if (!any) {
-      emitError(module.getLoc(),
-                "amp-loss-scaling: no func.func with the "
-                "amp.train_step attribute; mark the training step "
-                "(docs/training-step.md)");
-      return signalPassFailure();
-    }
+    if (failed(forEachTrainStep(
+            module, "amp-loss-scaling",
+            [&](func::FuncOp func) { return scaleStep(func, cfg); })))
+      signalPassFailure();
   }
 };
 
