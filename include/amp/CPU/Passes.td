@@ -114,6 +114,19 @@ def CPUTileContractions
       each element itself (truncf, then extf: the same values), and the
       cast, once nothing else reads its buffer, is erased: one pass over
       the parameter instead of two.
+    - A copy is made once per buffer, not once per contraction: a later
+      contraction in the same block that would copy the same buffer the
+      same way (layout, rounding) reads the earlier copy, which is freed
+      after its last reader, when nothing can have written the buffer in
+      between (the buffer is a whole allocation or a function argument,
+      and none of its writers lies between; views are never shared). On
+      a 16-bit step the input, the activations and the output gradients
+      are each widened once for the forward contraction, the weight
+      gradient's and the input gradient's. An operand that an earlier
+      all-parallel `arith.extf` generic already widens into an f32 buffer
+      of its shape (the bias gradient's widening of an output gradient)
+      is read from that buffer, if neither buffer changes in between.
+      The values read are the same, so no bit changes.
     - The last N mod NR columns are one masked tile per row panel
       (`vector.maskedload`/`maskedstore`); the last M mod MR rows are
       one-row tiles.

@@ -197,16 +197,6 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
   return castOp;
 }
 
-/// A new 64-byte aligned buffer of `src`'s shape and layout holding `src`
-/// widened to `elem` (and first rounded to `roundTo`, see pack): a
-/// contiguous copy, which the vectorizer widens eight elements at a time.
-/// The caller frees it.
-static Value packAsIs(OpBuilder &b, Location loc, Value src, Type elem,
-                      Type roundTo = {}) {
-  return pack(b, loc, src, /*kMajor=*/true, dimSize(b, loc, src, 0),
-              dimSize(b, loc, src, 1), elem, roundTo);
-}
-
 /// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
 /// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
 /// columns it enables are read and written: the right edge of C.
@@ -336,9 +326,100 @@ static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
       });
 }
 
+/// Whether nothing can write `buffer` between `from` and `to` (ops of one
+/// block, `from` first): every op that may write it (a linalg op with it
+/// as an init, or any user that is not a read or a free) is, through its
+/// ancestor in that block, before `from` or after `to`. A buffer with a
+/// view, or that is a view, is not followed: false. With `orFreed`, a free of
+/// it counts as a write.
+static bool isUnchangedBetween(Value buffer, Operation *from, Operation *to,
+                               bool orFreed = false) {
+  // Only a buffer's own uses are looked at: it must be a whole allocation
+  // or a function argument (out-parameters never alias arguments), not a
+  // view of something that could be written through another name.
+  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
+    if (!isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      return false;
+  } else if (!buffer.getDefiningOp<memref::AllocOp>()) {
+    return false;
+  }
+  Block *block = from->getBlock();
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if ((!orFreed && isa<memref::DeallocOp>(user)) ||
+        isa<memref::LoadOp, memref::DimOp, vector::LoadOp,
+            vector::MaskedLoadOp>(user))
+      continue;
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+        linalgOp && !linalgOp.isDpsInit(&use))
+      continue;
+    if (isa<ViewLikeOpInterface>(user))
+      return false;
+    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at)))
+      return false;
+  }
+  return true;
+}
+
+/// An op before `point` in its block that already widens all of `src` into
+/// a buffer of its shape with the identity layout and element `elem` (an
+/// all-parallel generic whose body is one arith.extf), where neither
+/// buffer can change between that op and `point`: its output is the
+/// contraction's pack as it is. On a 16-bit step, the output gradient of a
+/// layer is widened so for the bias gradient's sum. Null if none.
+static Value findWidening(Value src, Type elem, Operation *point) {
+  auto srcType = cast<MemRefType>(src.getType());
+  for (Operation *user : src.getUsers()) {
+    auto g = dyn_cast<linalg::GenericOp>(user);
+    if (!g || g->getBlock() != point->getBlock() ||
+        !g->isBeforeInBlock(point) || g.getNumDpsInputs() != 1 ||
+        g.getNumDpsInits() != 1 || g.getDpsInputs()[0] != src ||
+        g.getNumReductionLoops() ||
+        !llvm::all_of(g.getIndexingMapsArray(),
+                      [](AffineMap m) { return m.isIdentity(); }))
+      continue;
+    Value out = g.getDpsInits()[0];
+    auto outType = dyn_cast<MemRefType>(out.getType());
+    Block *body = g.getBody();
+    auto yield = cast<linalg::YieldOp>(body->getTerminator());
+    auto ext = yield.getValues()[0].getDefiningOp<arith::ExtFOp>();
+    if (!outType || outType.getShape() != srcType.getShape() ||
+        outType.getElementType() != elem || !outType.getLayout().isIdentity() ||
+        !ext || &body->front() != ext.getOperation() ||
+        ext.getIn() != body->getArgument(0) ||
+        !isUnchangedBetween(src, g, point) ||
+        !isUnchangedBetween(out, g->getNextNode(), point, /*orFreed=*/true))
+      continue;
+    return out;
+  }
+  return {};
+}
+
+namespace {
+/// The packed copies made so far in one function. A contraction that
+/// would pack the same buffer the same way (layout, element type,
+/// rounding) as an earlier one in its block reads the earlier copy instead,
+/// when nothing can have written the buffer in between
+/// (isUnchangedBetween); the copy is then freed after its last reader. On the
+/// MLP's f16 step this shares the widened input, activations and output
+/// gradients between the forward contraction and the weight gradient's (A is
+/// packed in its own layout in both), and between the weight gradient and the
+/// input gradient.
+struct PackCache {
+  using Key = std::tuple<Block *, Value, unsigned, Type, Type>;
+  struct Entry {
+    Value packed;
+    memref::DeallocOp dealloc;
+  };
+  llvm::DenseMap<Key, Entry> packs;
+};
+} // namespace
+
 /// Replaces `match.op` by its micro-kernels (see the pass description).
 static void rewrite(BufferContraction match, const KernelShape &shape,
-                    llvm::SetVector<Operation *> &castsFolded) {
+                    llvm::SetVector<Operation *> &castsFolded,
+                    PackCache &cache) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
@@ -357,23 +438,47 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   // kernel reads rows of B, so that copy transposes into (k, j)). K * (M + N)
   // copies against M * N * K multiply-adds.
   Type accElem = cType.getElementType();
+  // Packs made here, and their cache keys.
   SmallVector<Value> packs;
+  SmallVector<PackCache::Key> packKeys;
   kernel.aKMajor = match.transposeA;
   // A parameter's or the input's f16 cast (findCastOfArgument) is done
   // by the pack itself, from the f32 argument.
+  // Packs reused from the cache: their frees move after this kernel.
+  SmallVector<memref::DeallocOp> reused;
+  Block *block = match.op->getBlock();
+  auto packCached = [&](Value src, bool kMajor, Value kSize, Value xSize,
+                        Type roundTo) -> Value {
+    PackCache::Key key{block, src, kMajor, accElem, roundTo};
+    if (auto it = cache.packs.find(key);
+        it != cache.packs.end() &&
+        isUnchangedBetween(src, it->second.packed.getDefiningOp(), match.op)) {
+      reused.push_back(it->second.dealloc);
+      return it->second.packed;
+    }
+    if (kMajor && !roundTo)
+      if (Value widened = findWidening(src, accElem, match.op))
+        return widened;
+    Value packed = pack(b, loc, src, kMajor, kSize, xSize, accElem, roundTo);
+    packs.push_back(packed);
+    packKeys.push_back(key);
+    return packed;
+  };
   auto packWidened = [&](Value operand) {
     Type narrow = cast<MemRefType>(operand.getType()).getElementType();
+    Type roundTo;
     if (linalg::GenericOp castOp = findCastOfArgument(operand)) {
       castsFolded.insert(castOp);
-      return packAsIs(b, loc, castOp.getDpsInputs()[0], accElem, narrow);
+      operand = castOp.getDpsInputs()[0];
+      roundTo = narrow;
     }
-    return packAsIs(b, loc, operand, accElem);
+    return packCached(operand, /*kMajor=*/true, dimSize(b, loc, operand, 0),
+                      dimSize(b, loc, operand, 1), roundTo);
   };
   if (match.extendA) {
     // In A's own layout: a contiguous copy that widens 8 elements per
     // instruction, where a transposing one gathers them one at a time.
     kernel.a = packWidened(match.a);
-    packs.push_back(kernel.a);
   }
   if (match.transposeB) {
     Value src = match.b;
@@ -384,12 +489,9 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
       src = castOp.getDpsInputs()[0];
       roundTo = cast<MemRefType>(match.b.getType()).getElementType();
     }
-    kernel.b = pack(b, loc, src, /*kMajor=*/false, kernel.k, kernel.n, accElem,
-                    roundTo);
-    packs.push_back(kernel.b);
+    kernel.b = packCached(src, /*kMajor=*/false, kernel.k, kernel.n, roundTo);
   } else if (match.extendB) {
     kernel.b = packWidened(match.b);
-    packs.push_back(kernel.b);
   }
 
   auto staticSize = [](Value v) -> std::optional<int64_t> {
@@ -447,8 +549,10 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
           scf::YieldOp::create(b, loc);
         });
   }
-  for (Value packed : packs)
-    memref::DeallocOp::create(b, loc, packed);
+  for (auto [packed, key] : llvm::zip(packs, packKeys))
+    cache.packs[key] = {packed, memref::DeallocOp::create(b, loc, packed)};
+  for (memref::DeallocOp dealloc : reused)
+    dealloc->moveBefore(match.op);
   match.op.erase();
 }
 
@@ -498,8 +602,9 @@ struct CPUTileContractionsPass
         matches.push_back(*match);
     });
     llvm::SetVector<Operation *> castsFolded;
+    PackCache cache;
     for (const BufferContraction &match : matches)
-      rewrite(match, shape, castsFolded);
+      rewrite(match, shape, castsFolded, cache);
     // A cast whose buffer nothing reads any more (every reader was a
     // contraction that now packs from the f32 argument) is dead.
     for (Operation *castOp : castsFolded) {
