@@ -94,12 +94,14 @@ std::string print(Operation *op) {
 class Step {
 public:
   /// `pipeline` empty: the step is lowered as written (amp markers lowered
-  /// by amp-lower-to-standard, no autocast, no loss scaling).
+  /// by amp-lower-to-standard, no autocast, no loss scaling). `lowering`:
+  /// amp-lower-to-llvm's options (default: one thread, no fusion).
   static std::unique_ptr<Step> create(const std::string &text,
-                                      const std::string &pipeline) {
+                                      const std::string &pipeline,
+                                      const LowerToLLVMConfig &lowering = {}) {
     auto step = std::unique_ptr<Step>(new Step());
     std::string error;
-    if (!step->init(text, pipeline, error)) {
+    if (!step->init(text, pipeline, lowering, error)) {
       ADD_FAILURE() << "cannot build the step with '" << pipeline
                     << "': " << error << "\n"
                     << text;
@@ -149,7 +151,7 @@ private:
   Step() = default;
 
   bool init(const std::string &text, const std::string &pipeline,
-            std::string &error) {
+            const LowerToLLVMConfig &lowering, std::string &error) {
     ctx = std::make_unique<MLIRContext>(registry());
     ctx->allowUnregisteredDialects();
     llvm::raw_string_ostream os(error);
@@ -204,7 +206,7 @@ private:
       }
       results.push_back(std::make_unique<HostTensor>(*spec));
     }
-    auto compiled = JitModule::compile(*module, {"train_step"});
+    auto compiled = JitModule::compile(*module, {"train_step"}, lowering);
     if (!compiled) {
       os << llvm::toString(compiled.takeError());
       return false;
@@ -369,27 +371,32 @@ TEST(AutocastProperty, Idempotent) {
     }
 }
 
-// (c) Static S = 1 on a clean step: bit-identical to no loss scaling.
+// (c) Static S = 1 on a clean step: bit-identical to no loss scaling, also
+// with amp-lower-to-llvm's elementwise fusion (fuse=true), which fuses the
+// unscale into the optimizer's update.
 TEST(LossScalingProperty, ScaleOneIsBitIdentical) {
-  for (const char *precision : {"f32", "f16"})
-    for (unsigned seed = 1; seed <= kNumSteps; ++seed) {
-      SCOPED_TRACE(std::string(precision) + ", step seed " +
-                   std::to_string(seed));
-      std::string text = generateTrainingStep(seed, executable());
-      std::string base =
-          std::string("amp-mixed-precision{precision=") + precision;
-      auto none = Step::create(text, base + " loss-scale=none}");
-      auto one =
-          Step::create(text, base + " loss-scale=static init-scale=1.0}");
-      ASSERT_TRUE(none && one);
-      none->randomize(seed);
-      copyInputs(*none, *one);
-      ASSERT_TRUE(none->run());
-      ASSERT_TRUE(one->run());
-      ASSERT_TRUE(one->foundInfResult);
-      EXPECT_EQ(one->result(*one->foundInfResult).as<uint8_t>()[0], 0);
-      expectSameUpdates(*none, *one, "S = 1 vs no scaling");
-    }
+  for (bool fuse : {false, true})
+    for (const char *precision : {"f32", "f16"})
+      for (unsigned seed = 1; seed <= kNumSteps; ++seed) {
+        SCOPED_TRACE(std::string(precision) + ", step seed " +
+                     std::to_string(seed) + (fuse ? ", fuse=true" : ""));
+        std::string text = generateTrainingStep(seed, executable());
+        std::string base =
+            std::string("amp-mixed-precision{precision=") + precision;
+        LowerToLLVMConfig lowering;
+        lowering.fuse = fuse;
+        auto none = Step::create(text, base + " loss-scale=none}", lowering);
+        auto one = Step::create(
+            text, base + " loss-scale=static init-scale=1.0}", lowering);
+        ASSERT_TRUE(none && one);
+        none->randomize(seed);
+        copyInputs(*none, *one);
+        ASSERT_TRUE(none->run());
+        ASSERT_TRUE(one->run());
+        ASSERT_TRUE(one->foundInfResult);
+        EXPECT_EQ(one->result(*one->foundInfResult).as<uint8_t>()[0], 0);
+        expectSameUpdates(*none, *one, "S = 1 vs no scaling");
+      }
 }
 
 // (d) S = 2^k: the same updates as S = 1 within fp32 rounding (f32 step).

@@ -64,11 +64,14 @@ def CPUFuseElementwise : Pass<"amp-cpu-fuse-elementwise", "func::FuncOp"> {
     updates and the skip-update select become one pass per parameter.
 
     Numerics: fusion does not reorder any arithmetic; each element goes
-    through the same ops in the same order. Yet with this pass the f16
-    case of LossScalingProperty.ScaleOneIsBitIdentical (S = 1 against no
-    loss scaling) gives different updates, while the Fashion-MNIST steps
-    keep their bits (ThreadDeterminismTest): not yet explained, so
-    `amp-lower-to-llvm` runs it only with `fuse=true` (off by default).
+    through the same ops in the same order. ThreadDeterminismTest
+    (Fashion-MNIST steps) and LossScalingProperty.ScaleOneIsBitIdentical
+    (S = 1 against no loss scaling, f32 and f16) check bits with it. An
+    earlier version of the pipeline failed the f16 case of the latter with
+    this pass, for a cause not pinned down; it passes since 2026-12-01.
+    `amp-lower-to-llvm` runs the pass only with `fuse=true` (off by
+    default: it makes the transformer-block step slower, see
+    docs/performance.md).
     Errors: the greedy rewrite not converging (a bug).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",

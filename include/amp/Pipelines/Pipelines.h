@@ -60,11 +60,10 @@ struct LowerToLLVMConfig {
   /// loops without OpenMP. Unless 1, the code calls libomp (`__kmpc_*`),
   /// which the JIT loads (JitModule). Results do not depend on it.
   unsigned threads = 0;
-  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise). Off by
-  /// default: on one f16 step of the property tests it changed bits
-  /// (LossScalingProperty.ScaleOneIsBitIdentical fails with it; not yet
-  /// explained), although the Fashion-MNIST steps keep their bits
-  /// (ThreadDeterminismTest compares).
+  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise). Same bits
+  /// (ThreadDeterminismTest and LossScalingProperty.ScaleOneIsBitIdentical
+  /// check with it). Off by default: it makes the transformer-block step
+  /// slower on the CPU (docs/performance.md).
   bool fuse = false;
 };
 
