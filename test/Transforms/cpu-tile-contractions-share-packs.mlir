@@ -244,3 +244,91 @@ func.func @view_written_through_base(%buf: memref<32x8xf16>, %w: memref<8x16xf16
   }
   return
 }
+
+// -----
+
+// A second name for the buffer that is not a view (here arith.select; as
+// well a call result, an scf.if result, a later block's argument): a fill
+// through it between the two contractions is not among the buffer's own
+// uses, so a buffer with such a use is never shared; each contraction
+// packs it.
+// CHECK-LABEL: func.func @select_alias
+// CHECK:     %[[BUF:.*]] = memref.alloc() : memref<16x8xf16>
+// CHECK:     linalg.generic {{.*}} ins(%[[BUF]] : memref<16x8xf16>) outs(%{{.*}} : memref<16x8xf32>)
+// CHECK:     linalg.fill
+// CHECK:     linalg.generic {{.*}} ins(%[[BUF]] : memref<16x8xf16>) outs(%{{.*}} : memref<16x8xf32>)
+#a = affine_map<(i, j, k) -> (i, k)>
+#at = affine_map<(i, j, k) -> (k, i)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+func.func @select_alias(%h: memref<16x8xf16>, %w: memref<8x16xf16>, %dy: memref<16x16xf16>,
+               %y: memref<16x16xf32>, %dw: memref<8x16xf32>, %cond: i1) {
+  %one = arith.constant 1.0 : f16
+  %buf = memref.alloc() : memref<16x8xf16>
+  memref.copy %h, %buf : memref<16x8xf16> to memref<16x8xf16>
+  %alias = arith.select %cond, %buf, %buf : memref<16x8xf16>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%buf, %w : memref<16x8xf16>, memref<8x16xf16>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%one : f16) outs(%alias : memref<16x8xf16>)
+  linalg.generic {indexing_maps = [#at, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%buf, %dy : memref<16x8xf16>, memref<16x16xf16>) outs(%dw : memref<8x16xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %buf : memref<16x8xf16>
+  return
+}
+
+// -----
+
+// A block argument of a later block is not an argument of the function: it
+// is whatever the branch passes (%buf, written between the contractions).
+// CHECK-LABEL: func.func @later_block_argument
+// CHECK:     ^bb1(%[[X:.*]]: memref<16x8xf16>):
+// CHECK:     linalg.generic {{.*}} ins(%[[X]] : memref<16x8xf16>) outs(%{{.*}} : memref<16x8xf32>)
+// CHECK:     linalg.fill
+// CHECK:     linalg.generic {{.*}} ins(%[[X]] : memref<16x8xf16>) outs(%{{.*}} : memref<16x8xf32>)
+#a = affine_map<(i, j, k) -> (i, k)>
+#at = affine_map<(i, j, k) -> (k, i)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+func.func @later_block_argument(%h: memref<16x8xf16>, %w: memref<8x16xf16>, %dy: memref<16x16xf16>,
+               %y: memref<16x16xf32>, %dw: memref<8x16xf32>, %cond: i1) {
+  %one = arith.constant 1.0 : f16
+  %buf = memref.alloc() : memref<16x8xf16>
+  memref.copy %h, %buf : memref<16x8xf16> to memref<16x8xf16>
+  cf.br ^bb1(%buf : memref<16x8xf16>)
+^bb1(%x: memref<16x8xf16>):
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x, %w : memref<16x8xf16>, memref<8x16xf16>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  linalg.fill ins(%one : f16) outs(%buf : memref<16x8xf16>)
+  linalg.generic {indexing_maps = [#at, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x, %dy : memref<16x8xf16>, memref<16x16xf16>) outs(%dw : memref<8x16xf32>) {
+  ^bb0(%p: f16, %q: f16, %o: f32):
+    %pe = arith.extf %p : f16 to f32
+    %qe = arith.extf %q : f16 to f32
+    %m = arith.mulf %pe, %qe : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.dealloc %buf : memref<16x8xf16>
+  return
+}

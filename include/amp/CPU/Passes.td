@@ -122,7 +122,8 @@ def CPUTileContractions
       same way (layout, rounding) reads the earlier copy, which is freed
       after its last reader, when nothing can have written the buffer in
       between (the buffer is a whole allocation or a function argument,
-      and none of its writers lies between; views are never shared). On
+      none of its writers lies between, and it has no use that could give
+      it a second name: a view, a select, a call, a branch or a yield). On
       a 16-bit step the input, the activations and the output gradients
       are each widened once for the forward contraction, the weight
       gradient's and the input gradient's. An operand that an earlier

@@ -116,6 +116,14 @@ static Value pack(OpBuilder &b, Location loc, Value src, bool kMajor,
   return dst;
 }
 
+/// Whether `v` is an argument of its function (of the entry block: a
+/// later block's argument can be any value a branch passes).
+static bool isFunctionArgument(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  return arg && arg.getOwner()->isEntryBlock() &&
+         isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
 /// Whether `buffer` (a function argument) is written nowhere in the
 /// function: no linalg op has it (or a view of it) as an init, and it is
 /// not stored to, copied into or passed to anything else.
@@ -181,7 +189,7 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
     return {};
   Value src = castOp.getDpsInputs()[0];
   auto arg = dyn_cast<BlockArgument>(src);
-  if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) ||
+  if (!arg || !isFunctionArgument(src) ||
       castOp->getBlock() != arg.getOwner() ||
       cast<MemRefType>(src.getType()).getShape() !=
           cast<MemRefType>(operand.getType()).getShape() ||
@@ -327,33 +335,39 @@ static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
 }
 
 /// Whether nothing can write `buffer` between `from` and `to` (ops of one
-/// block, `from` first): every op that may write it (a linalg op with it
-/// as an init, or any user that is not a read or a free) is, through its
-/// ancestor in that block, before `from` or after `to`. A buffer with a
-/// view, or that is a view, is not followed: false. With `orFreed`, a free of
-/// it counts as a write.
+/// block, `from` first). `buffer` must be a whole allocation or an argument
+/// of the function (out-parameters never alias arguments), and each of its
+/// uses one that this can see through: a read (a load, a linalg input, a
+/// copy's source), a free (with `orFreed`: counted as a write) or a write
+/// (a linalg init, a store into it, a copy's target), each write, through
+/// its ancestor in that block, before `from` or after `to`. Any other use
+/// (a view, a select, a call, a branch or yield that passes the buffer on,
+/// storing the buffer itself) could give it a second name that is written
+/// unseen: false.
 static bool isUnchangedBetween(Value buffer, Operation *from, Operation *to,
                                bool orFreed = false) {
-  // Only a buffer's own uses are looked at: it must be a whole allocation
-  // or a function argument (out-parameters never alias arguments), not a
-  // view of something that could be written through another name.
-  if (auto arg = dyn_cast<BlockArgument>(buffer)) {
-    if (!isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      return false;
-  } else if (!buffer.getDefiningOp<memref::AllocOp>()) {
+  if (!isFunctionArgument(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
     return false;
-  }
   Block *block = from->getBlock();
   for (OpOperand &use : buffer.getUses()) {
     Operation *user = use.getOwner();
-    if ((!orFreed && isa<memref::DeallocOp>(user)) ||
-        isa<memref::LoadOp, memref::DimOp, vector::LoadOp,
-            vector::MaskedLoadOp>(user))
+    // Reads and (unless `orFreed`) frees: fine anywhere.
+    if (isa<memref::LoadOp, memref::DimOp, vector::LoadOp,
+            vector::MaskedLoadOp>(user) ||
+        (!orFreed && isa<memref::DeallocOp>(user)))
       continue;
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
         linalgOp && !linalgOp.isDpsInit(&use))
       continue;
-    if (isa<ViewLikeOpInterface>(user))
+    if (auto copy = dyn_cast<memref::CopyOp>(user);
+        copy && copy.getTarget() != buffer)
+      continue;
+    // Writes (and frees): placed outside [from, to]. Anything else: false.
+    auto store = dyn_cast<memref::StoreOp>(user);
+    if (store && store.getValueToStore() == buffer)
+      return false;
+    if (!store && !isa<memref::DeallocOp, linalg::LinalgOp, memref::CopyOp,
+                       vector::StoreOp, vector::MaskedStoreOp>(user))
       return false;
     Operation *at = block->findAncestorOpInBlock(*user);
     if (!at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at)))
