@@ -60,8 +60,6 @@ static std::string defaultText(double v) {
   return text;
 }
 static std::string defaultText(int v) { return std::to_string(v); }
-static std::string defaultText(int64_t v) { return std::to_string(v); }
-static std::string defaultText(uint64_t v) { return std::to_string(v); }
 static std::string defaultText(bool v) { return v ? "true" : "false"; }
 static std::string defaultText(const std::string &v) {
   return v.empty() ? "none" : v;
