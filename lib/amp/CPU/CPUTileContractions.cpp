@@ -452,15 +452,14 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   // kernel reads rows of B, so that copy transposes into (k, j)). K * (M + N)
   // copies against M * N * K multiply-adds.
   Type accElem = cType.getElementType();
-  // Packs made here, and their cache keys.
-  SmallVector<Value> packs;
-  SmallVector<PackCache::Key> packKeys;
   kernel.aKMajor = match.transposeA;
-  // A parameter's or the input's f16 cast (findCastOfArgument) is done
-  // by the pack itself, from the f32 argument.
-  // Packs reused from the cache: their frees move after this kernel.
+  // Packs made here with their cache keys (freed after this kernel), and
+  // the frees of packs reused from the cache (moved after this kernel).
+  SmallVector<std::pair<Value, PackCache::Key>> made;
   SmallVector<memref::DeallocOp> reused;
   Block *block = match.op->getBlock();
+  // `src` packed: an earlier pack of the block if still valid, else a
+  // widened copy some op already made, else a new pack.
   auto packCached = [&](Value src, bool kMajor, Value kSize, Value xSize,
                         Type roundTo) -> Value {
     PackCache::Key key{block, src, kMajor, accElem, roundTo};
@@ -474,10 +473,11 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
       if (Value widened = findWidening(src, accElem, match.op))
         return widened;
     Value packed = pack(b, loc, src, kMajor, kSize, xSize, accElem, roundTo);
-    packs.push_back(packed);
-    packKeys.push_back(key);
+    made.emplace_back(packed, key);
     return packed;
   };
+  // A parameter's or the input's f16 cast (findCastOfArgument) is done
+  // by the pack itself, from the f32 argument.
   auto packWidened = [&](Value operand) {
     Type narrow = cast<MemRefType>(operand.getType()).getElementType();
     Type roundTo;
@@ -563,7 +563,7 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
           scf::YieldOp::create(b, loc);
         });
   }
-  for (auto [packed, key] : llvm::zip(packs, packKeys))
+  for (auto &[packed, key] : made)
     cache.packs[key] = {packed, memref::DeallocOp::create(b, loc, packed)};
   for (memref::DeallocOp dealloc : reused)
     dealloc->moveBefore(match.op);
