@@ -46,7 +46,7 @@
 // RUN:   --convert-ub-to-llvm --reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%libomp | FileCheck %s %}
-// The pass rewrote all six contractions (no 3-loop generic is left before
+// The pass rewrote all eight contractions (no 3-loop generic is left before
 // @main, the last function).
 // RUN: amp-opt %s --amp-cpu-tile-contractions | FileCheck %s --check-prefix=TILED
 // TILED-NOT: iterator_types = ["parallel", "parallel", "reduction"]
@@ -70,6 +70,12 @@
 // CHECK-NEXT: {{^}}0{{$}}
 // CHECK-NEXT: {{^}}[[S6:-?[0-9]+]]{{$}}
 // CHECK-NEXT: {{^}}[[S6]]{{$}}
+// CHECK-NEXT: {{^}}0{{$}}
+// CHECK-NEXT: {{^}}[[S7:-?[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[S7]]{{$}}
+// CHECK-NEXT: {{^}}0{{$}}
+// CHECK-NEXT: {{^}}[[S8:-?[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[S8]]{{$}}
 // CHECK-NEXT: {{^}}0{{$}}
 // CHECK-NEXT: done
 
@@ -262,6 +268,42 @@ func.func @mixed(%a: memref<?x?xf16>, %b: memref<?x?xf32>, %cm: memref<?x?xf32>)
   return
 }
 
+// 7. C starts from a constant (3, a fill of a fresh buffer copied into C, as
+// bufferization leaves a zero init two contractions share): the kernel
+// starts its first depth slice from the constant and the copy goes. f16,
+// static: M = 25, N = 33, K = 40 (several slices in the tile-depth=3 run).
+func.func @from_copied_fill(%a: memref<25x40xf16>, %b: memref<40x33xf16>, %cm: memref<25x33xf32>) {
+  %three = arith.constant 3.0 : f32
+  %z = memref.alloc() : memref<25x33xf32>
+  linalg.fill ins(%three : f32) outs(%z : memref<25x33xf32>)
+  memref.copy %z, %cm : memref<25x33xf32> to memref<25x33xf32>
+  memref.dealloc %z : memref<25x33xf32>
+  linalg.generic {indexing_maps = [#nn_a, #nn_b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<25x40xf16>, memref<40x33xf16>) outs(%cm : memref<25x33xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %0 = arith.extf %y : f16 to f32
+    %1 = arith.extf %x : f16 to f32
+    %2 = arith.mulf %1, %0 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// 8. C filled with -2 in place, f32, static A^T * B: M = 13, N = 21, K = 9.
+func.func @from_fill(%a: memref<9x13xf32>, %b: memref<9x21xf32>, %cm: memref<13x21xf32>) {
+  %v = arith.constant -2.0 : f32
+  linalg.fill ins(%v : f32) outs(%cm : memref<13x21xf32>)
+  linalg.generic {indexing_maps = [#tn_a, #nn_b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %b : memref<9x13xf32>, memref<9x21xf32>) outs(%cm : memref<13x21xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %2 = arith.mulf %x, %y : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
 // f32 operands A (ra x ca), B (rb x cb) and C (m x n) filled, C copied to
 // the reference output.
 func.func @operands(%ra: index, %ca: index, %rb: index, %cb: index, %m: index, %n: index)
@@ -352,6 +394,30 @@ func.func @main() {
   func.call @mixed(%a6h, %b6, %g6) : (memref<?x?xf16>, memref<?x?xf32>, memref<?x?xf32>) -> ()
   func.call @reference(%a6, %b6, %w6, %f, %f) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
   func.call @report(%g6, %w6) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+  %a7, %b7, %g7, %w7 = func.call @operands(%c25, %c40, %c40, %c33, %c25, %c33)
+      : (index, index, index, index, index, index) -> (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)
+  %three = arith.constant 3.0 : f32
+  linalg.fill ins(%three : f32) outs(%w7 : memref<?x?xf32>)
+  %a7h = func.call @to16(%a7) : (memref<?x?xf32>) -> memref<?x?xf16>
+  %b7h = func.call @to16(%b7) : (memref<?x?xf32>) -> memref<?x?xf16>
+  %a7s = memref.cast %a7h : memref<?x?xf16> to memref<25x40xf16>
+  %b7s = memref.cast %b7h : memref<?x?xf16> to memref<40x33xf16>
+  %g7s = memref.cast %g7 : memref<?x?xf32> to memref<25x33xf32>
+  func.call @from_copied_fill(%a7s, %b7s, %g7s) : (memref<25x40xf16>, memref<40x33xf16>, memref<25x33xf32>) -> ()
+  func.call @reference(%a7, %b7, %w7, %f, %f) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
+  func.call @report(%g7, %w7) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+  %a8, %b8, %g8, %w8 = func.call @operands(%c9, %c13, %c9, %c21, %c13, %c21)
+      : (index, index, index, index, index, index) -> (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)
+  %minus2 = arith.constant -2.0 : f32
+  linalg.fill ins(%minus2 : f32) outs(%w8 : memref<?x?xf32>)
+  %a8s = memref.cast %a8 : memref<?x?xf32> to memref<9x13xf32>
+  %b8s = memref.cast %b8 : memref<?x?xf32> to memref<9x21xf32>
+  %g8s = memref.cast %g8 : memref<?x?xf32> to memref<13x21xf32>
+  func.call @from_fill(%a8s, %b8s, %g8s) : (memref<9x13xf32>, memref<9x21xf32>, memref<13x21xf32>) -> ()
+  func.call @reference(%a8, %b8, %w8, %t, %f) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
+  func.call @report(%g8, %w8) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
   vector.print str "done\n"
   return

@@ -131,6 +131,21 @@ def CPUTileContractions
       of its shape (the bias gradient's widening of an output gradient)
       is read from that buffer, if neither buffer changes in between.
       The values read are the same, so no bit changes.
+    - C's initial value: when every element of C holds one value as the
+      contraction starts, because a `linalg.fill` of C or a `memref.copy`
+      into C from a filled buffer put it there, the first depth slice
+      starts its accumulators from that value (a broadcast) instead of
+      loading C, and the fill or copy goes (BLAS's beta = 0). On a
+      bufferized step every contraction's init is a zero fill, and where
+      CSE merged the fills of two contractions bufferization copies the
+      shared zeros into each: a memset and a memcpy of C per contraction.
+      Requires static k > 0 (with no slice C keeps its initial value), no
+      use of C between the fill or copy and the contraction, a fill of the
+      copy's source that nothing overwrites before the copy, and both
+      buffers whole allocations or function arguments with no use that
+      could give them a second name (as for the shared copies above). A
+      filled buffer left with no reader is removed. Broadcasting the
+      value or loading it gives the same accumulators, so no bit changes.
     - The last N mod NR columns are one masked tile per row panel
       (`vector.maskedload`/`maskedstore`); the last M mod MR rows are
       one-row tiles.

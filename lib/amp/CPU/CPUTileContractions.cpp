@@ -37,6 +37,10 @@ struct Kernel {
   Value m, n, k;
   /// A is read as A[k, i] (transposed or packed) rather than A[i, k].
   bool aKMajor = false;
+  /// C's initial value, the same for every element (findConstantInit):
+  /// the first depth slice starts its accumulators from it instead of
+  /// loading C. Null: C is loaded.
+  Value init;
   int64_t rows = 0, cols = 0;
   VectorType accType;
   OpBuilder &builder;
@@ -233,10 +237,34 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
     return r == 0 ? base : arith::AddIOp::create(b, loc, base, kernel.index(r));
   };
   SmallVector<Value> rowIndex, accs;
-  for (int64_t r = 0; r < rows; ++r) {
+  for (int64_t r = 0; r < rows; ++r)
     rowIndex.push_back(rowOf(i0, r));
-    accs.push_back(
-        load(kernel.accType, kernel.c, ValueRange{rowIndex.back(), j0}));
+  auto loadC = [&] {
+    SmallVector<Value> loaded;
+    for (int64_t r = 0; r < rows; ++r)
+      loaded.push_back(
+          load(kernel.accType, kernel.c, ValueRange{rowIndex[r], j0}));
+    return loaded;
+  };
+  if (kernel.init) {
+    // The first depth slice starts from C's initial value, the later ones
+    // from what the slices before stored.
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        kBegin, kernel.index(0));
+    auto ifOp = scf::IfOp::create(
+        b, loc, SmallVector<Type>(rows, kernel.accType), first,
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value splat =
+        vector::BroadcastOp::create(b, loc, kernel.accType, kernel.init);
+    scf::YieldOp::create(b, loc, SmallVector<Value>(rows, splat));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, loadC());
+    zeros.clear(); // (the masked loads' zeros are in the branch)
+    accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  } else {
+    accs = loadC();
   }
   auto loop = scf::ForOp::create(
       b, loc, kBegin, kEnd, kernel.index(1), accs,
@@ -334,46 +362,129 @@ static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
       });
 }
 
-/// Whether nothing can write `buffer` between `from` and `to` (ops of one
-/// block, `from` first). `buffer` must be a whole allocation or an argument
-/// of the function (out-parameters never alias arguments), and each of its
-/// uses one that this can see through: a read (a load, a linalg input, a
-/// copy's source), a free (with `orFreed`: counted as a write) or a write
-/// (a linalg init, a store into it, a copy's target), each write, through
-/// its ancestor in that block, before `from` or after `to`. Any other use
-/// (a view, a select, a call, a branch or yield that passes the buffer on,
-/// storing the buffer itself) could give it a second name that is written
-/// unseen: false.
-static bool isUnchangedBetween(Value buffer, Operation *from, Operation *to,
-                               bool orFreed = false) {
+namespace {
+/// What one use does to a buffer, for the checks below.
+enum class UseKind { Read, Free, Write, Other };
+} // namespace
+
+/// A read (a load, a linalg input, a copy's source), a free, a write (a
+/// linalg init, a store into it, a copy's target) or anything else (a
+/// view, a select, a call, a branch or yield that passes the buffer on,
+/// storing the buffer itself): a use that could give the buffer a second
+/// name, written unseen.
+static UseKind classifyUse(OpOperand &use) {
+  Operation *user = use.getOwner();
+  Value buffer = use.get();
+  if (isa<memref::LoadOp, memref::DimOp, vector::LoadOp, vector::MaskedLoadOp>(
+          user))
+    return UseKind::Read;
+  if (isa<memref::DeallocOp>(user))
+    return UseKind::Free;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user))
+    return linalgOp.isDpsInit(&use) ? UseKind::Write : UseKind::Read;
+  if (auto copy = dyn_cast<memref::CopyOp>(user))
+    return copy.getTarget() == buffer ? UseKind::Write : UseKind::Read;
+  if (auto store = dyn_cast<memref::StoreOp>(user))
+    return store.getValueToStore() == buffer ? UseKind::Other : UseKind::Write;
+  if (isa<vector::StoreOp, vector::MaskedStoreOp>(user))
+    return UseKind::Write;
+  return UseKind::Other;
+}
+
+/// Whether `buffer` is a whole allocation or an argument of the function
+/// (out-parameters never alias arguments) whose every use classifyUse
+/// sees through, and none of the uses for which `counts` holds lies,
+/// through its ancestor in the block of `from`, within [from, to] (ops of
+/// one block, `from` first).
+static bool noUseWithin(Value buffer, Operation *from, Operation *to,
+                        llvm::function_ref<bool(OpOperand &, UseKind)> counts) {
   if (!isFunctionArgument(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
     return false;
   Block *block = from->getBlock();
   for (OpOperand &use : buffer.getUses()) {
-    Operation *user = use.getOwner();
-    // Reads and (unless `orFreed`) frees: fine anywhere.
-    if (isa<memref::LoadOp, memref::DimOp, vector::LoadOp,
-            vector::MaskedLoadOp>(user) ||
-        (!orFreed && isa<memref::DeallocOp>(user)))
-      continue;
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-        linalgOp && !linalgOp.isDpsInit(&use))
-      continue;
-    if (auto copy = dyn_cast<memref::CopyOp>(user);
-        copy && copy.getTarget() != buffer)
-      continue;
-    // Writes (and frees): placed outside [from, to]. Anything else: false.
-    auto store = dyn_cast<memref::StoreOp>(user);
-    if (store && store.getValueToStore() == buffer)
+    UseKind kind = classifyUse(use);
+    if (kind == UseKind::Other)
       return false;
-    if (!store && !isa<memref::DeallocOp, linalg::LinalgOp, memref::CopyOp,
-                       vector::StoreOp, vector::MaskedStoreOp>(user))
-      return false;
-    Operation *at = block->findAncestorOpInBlock(*user);
+    if (!counts(use, kind))
+      continue;
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
     if (!at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at)))
       return false;
   }
   return true;
+}
+
+/// Whether nothing can write `buffer` between `from` and `to` (ops of one
+/// block, `from` first): noUseWithin for its writes, and with `orFreed`
+/// its frees.
+static bool isUnchangedBetween(Value buffer, Operation *from, Operation *to,
+                               bool orFreed = false) {
+  return noUseWithin(buffer, from, to, [&](OpOperand &, UseKind kind) {
+    return kind == UseKind::Write || (orFreed && kind == UseKind::Free);
+  });
+}
+
+/// The last op before `op` in its block that writes all of `buffer` with
+/// one value: a `linalg.fill` of it or a `memref.copy` into it from
+/// another buffer. Null if none.
+static Operation *lastWholeWriteBefore(Value buffer, Operation *op) {
+  Operation *last = nullptr;
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (user->getBlock() != op->getBlock() || !user->isBeforeInBlock(op))
+      continue;
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    auto copy = dyn_cast<memref::CopyOp>(user);
+    bool whole =
+        (fill && fill.getDpsInits()[0] == buffer) ||
+        (copy && copy.getTarget() == buffer && copy.getSource() != buffer);
+    if (whole && (!last || last->isBeforeInBlock(user)))
+      last = user;
+  }
+  return last;
+}
+
+namespace {
+/// C's elements all hold `value` when the contraction starts, put there by
+/// `writer` (a fill of C, or a copy into C from a buffer so filled) and
+/// read by nothing else.
+struct ConstantInit {
+  Value value;
+  Operation *writer = nullptr;
+};
+} // namespace
+
+/// C's constant initial value, if the kernel can start its accumulators
+/// from it instead of loading C and `writer` can go: the beta = 0 case of
+/// a BLAS gemm. On a bufferized step every contraction's init is a zero
+/// fill, and where CSE merged the fills of two contractions bufferization
+/// copies the shared zeros into each: a memset and a memcpy of C per
+/// contraction. Requires `writer` the last whole write of C before `op`
+/// (lastWholeWriteBefore), no use of C between them, and for a copy a fill
+/// of its source that nothing overwrites before the copy.
+static ConstantInit findConstantInit(Value c, Operation *op) {
+  Operation *writer = lastWholeWriteBefore(c, op);
+  if (!writer || !noUseWithin(c, writer, op, [&](OpOperand &use, UseKind) {
+        return use.getOwner() != writer && use.getOwner() != op;
+      }))
+    return {};
+  Operation *fill = writer;
+  if (auto copy = dyn_cast<memref::CopyOp>(writer)) {
+    Value src = copy.getSource();
+    fill = lastWholeWriteBefore(src, copy);
+    if (!fill ||
+        !noUseWithin(src, fill, copy, [&](OpOperand &use, UseKind kind) {
+          return kind == UseKind::Write && use.getOwner() != fill;
+        }))
+      return {};
+  }
+  auto fillOp = dyn_cast<linalg::FillOp>(fill);
+  if (!fillOp)
+    return {};
+  Value value = fillOp.getDpsInputs()[0];
+  if (value.getType() != cast<MemRefType>(c.getType()).getElementType())
+    return {};
+  return {value, writer};
 }
 
 /// An op before `point` in its block that already widens all of `src` into
@@ -432,8 +543,8 @@ struct PackCache {
 
 /// Replaces `match.op` by its micro-kernels (see the pass description).
 static void rewrite(BufferContraction match, const KernelShape &shape,
-                    llvm::SetVector<Operation *> &castsFolded,
-                    PackCache &cache) {
+                    llvm::SetVector<Operation *> &castsFolded, PackCache &cache,
+                    llvm::SetVector<Value> &initSources) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
@@ -520,6 +631,12 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   // row (column) has rows (columns) left over.
   bool hasRowRest = shape.rows > 1 && !(staticM && *staticM % shape.rows == 0);
   bool hasEdge = !(staticN && *staticN % shape.cols == 0);
+  // Only with k > 0: with no depth slice C keeps its initial value, which
+  // `writer` put there.
+  ConstantInit init;
+  if (staticK && *staticK > 0)
+    init = findConstantInit(match.c, match.op);
+  kernel.init = init.value;
   int64_t blockRows = shape.blockRows, blockCols = shape.blockCols;
   auto ceilDiv = [&](Value x, int64_t y) {
     return b.createOrFold<arith::CeilDivUIOp>(loc, x, kernel.index(y));
@@ -568,6 +685,11 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   for (memref::DeallocOp dealloc : reused)
     dealloc->moveBefore(match.op);
   match.op.erase();
+  if (init.writer) {
+    if (auto copy = dyn_cast<memref::CopyOp>(init.writer))
+      initSources.insert(copy.getSource());
+    init.writer->erase();
+  }
 }
 
 /// Whether the kernel handles `match`: C f32 with a unit-stride last
@@ -617,8 +739,21 @@ struct CPUTileContractionsPass
     });
     llvm::SetVector<Operation *> castsFolded;
     PackCache cache;
+    llvm::SetVector<Value> initSources;
     for (const BufferContraction &match : matches)
-      rewrite(match, shape, castsFolded, cache);
+      rewrite(match, shape, castsFolded, cache, initSources);
+    // A buffer of zeros whose copies into C all went (findConstantInit),
+    // now only filled and freed, is dead.
+    for (Value src : initSources) {
+      auto alloc = src.getDefiningOp<memref::AllocOp>();
+      if (!alloc || !llvm::all_of(src.getUsers(), [&](Operation *user) {
+            return isa<linalg::FillOp, memref::DeallocOp>(user);
+          }))
+        continue;
+      for (Operation *user : llvm::make_early_inc_range(src.getUsers()))
+        user->erase();
+      alloc->erase();
+    }
     // A cast whose buffer nothing reads any more (every reader was a
     // contraction that now packs from the f32 argument) is dead.
     for (Operation *castOp : castsFolded) {
