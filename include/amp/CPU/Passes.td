@@ -185,6 +185,54 @@ def CPUTileContractions
                            "::mlir::vector::VectorDialect"];
 }
 
+def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
+  let summary = "Place the temporary buffers of a bufferized function in "
+                "one allocation, sharing memory between buffers that are "
+                "never alive at the same time (CPU)";
+  let description = [{
+    CPU lowering, after bufferization, the deallocation pipeline and the
+    passes that add buffers of their own (`amp-cpu-tile-contractions`'
+    packs): static memory planning, as XLA's buffer assignment and
+    TensorFlow Lite's arena planner do for inference graphs.
+
+    A temporary is a `memref.alloc` in the function's entry block with a
+    static shape, the identity layout, the default memory space and an
+    integer or float element of a whole number of bytes (not i1 or index),
+    freed by exactly one `memref.dealloc`, also in the entry block. Its
+    lifetime is the range of entry-block ops from the alloc to the dealloc
+    (ops nested in them included): the deallocation pipeline frees a
+    buffer after its last use and that of every alias, so no use lies
+    after the free. With two temporaries or more, one arena
+    (`memref.alloc` of i8, aligned to the largest alignment) is allocated
+    before the first and freed after the last free; each temporary becomes
+    a `memref.view` of the arena at an offset aligned to
+    max(`min-alignment`, its own), and its free goes. Offsets are chosen
+    greedy by size (Pisarchyk and Lee, "Efficient Memory Management for
+    Deep Neural Net Inference", 2020): the largest temporary first, each
+    at the lowest offset where it overlaps no placed temporary alive at the
+    same time. Buffers allocated in nested regions (the skip-update
+    branches), freed conditionally or never, are left as they are.
+
+    Why: a step allocates and frees each of its temporaries on every call;
+    an f16 step has three times as many as its f32 one (the casts, the
+    widened packs), and malloc's search of its bins for each large block
+    was a visible part of the MLP's mixed-precision cost. One allocation
+    per call replaces them, and a buffer reuses memory that a buffer freed
+    just before left in cache.
+
+    Numerics: none; only where the bytes live changes. Contents of a
+    temporary before its first write were undefined before and are after.
+    Errors: `min-alignment` not a power of 2.
+  }];
+  let options = [
+    Option<"minAlignment", "min-alignment", "int64_t", "64",
+           "Alignment in bytes of each temporary's offset in the arena "
+           "(at least; a power of 2)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CPUSinkResultCopies : Pass<"amp-cpu-sink-result-copies", "func::FuncOp"> {
   let summary = "Move the copy of an scf.if result into its out-parameter "
                 "into the branches, so that a branch writes its result in "

@@ -374,6 +374,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
 
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
   pm.addNestedPass<func::FuncOp>(createCPUParallelize());
+  // The step's temporaries (the packs above included) in one arena.
+  pm.addNestedPass<func::FuncOp>(createCPUPlanBuffers());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());

@@ -1,0 +1,170 @@
+//===- CPUPlanBuffers.cpp - amp-cpu-plan-buffers --------------------------===//
+//
+// Static memory planning for a bufferized step on the CPU: the temporary
+// buffers of the function's top level share one allocation (an arena),
+// each at an offset chosen so that buffers alive at the same time never
+// overlap. See the pass description in CPU/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/CPU/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_CPUPLANBUFFERS
+#include "amp/CPU/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+namespace {
+/// One temporary: its allocation and free (ops of the entry block), their
+/// positions there, its size and alignment in bytes, and its offset in the
+/// arena once placed.
+struct Temporary {
+  memref::AllocOp alloc;
+  memref::DeallocOp dealloc;
+  int64_t begin = 0, end = 0;
+  int64_t bytes = 0, alignment = 0;
+  int64_t offset = -1;
+
+  bool overlapsInTime(const Temporary &other) const {
+    return begin <= other.end && other.begin <= end;
+  }
+};
+} // namespace
+
+/// The size in bytes of a static memref of `type`, if the planner can place
+/// it: identity layout, default memory space, an integer or float element
+/// of a whole number of bytes (not i1, whose storage the lowering decides,
+/// nor index, whose width the data layout does).
+static std::optional<int64_t> plannableBytes(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      type.getMemorySpace())
+    return std::nullopt;
+  Type elem = type.getElementType();
+  if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
+    return std::nullopt;
+  return type.getNumElements() * (elem.getIntOrFloatBitWidth() / 8);
+}
+
+/// Offsets for `temps`, greedy by size (the largest first, each at the
+/// lowest offset where it overlaps no placed buffer that is alive at the
+/// same time): TensorFlow Lite's "greedy by size" arena planner (Pisarchyk
+/// and Lee, "Efficient Memory Management for Deep Neural Net Inference",
+/// 2020). Returns the arena's size in bytes.
+static int64_t place(MutableArrayRef<Temporary> temps) {
+  SmallVector<Temporary *> order;
+  for (Temporary &t : temps)
+    order.push_back(&t);
+  llvm::stable_sort(order, [](const Temporary *x, const Temporary *y) {
+    return x->bytes > y->bytes;
+  });
+  int64_t total = 0;
+  SmallVector<const Temporary *> placed;
+  for (Temporary *t : order) {
+    SmallVector<const Temporary *> live;
+    for (const Temporary *p : placed)
+      if (p->overlapsInTime(*t))
+        live.push_back(p);
+    llvm::sort(live, [](const Temporary *x, const Temporary *y) {
+      return x->offset < y->offset;
+    });
+    int64_t offset = 0;
+    for (const Temporary *p : live) {
+      if (llvm::alignTo(offset, t->alignment) + t->bytes <= p->offset)
+        break;
+      offset = std::max(offset, p->offset + p->bytes);
+    }
+    t->offset = llvm::alignTo(offset, t->alignment);
+    total = std::max(total, t->offset + t->bytes);
+    placed.push_back(t);
+  }
+  return total;
+}
+
+namespace {
+struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (minAlignment < 1 || !llvm::isPowerOf2_64(minAlignment)) {
+      mlir::emitError(func.getLoc(), "amp-cpu-plan-buffers: min-alignment "
+                                     "must be a power of 2");
+      return signalPassFailure();
+    }
+    if (func.isExternal())
+      return;
+    Block &entry = func.getBody().front();
+    llvm::DenseMap<Operation *, int64_t> position;
+    int64_t index = 0;
+    for (Operation &op : entry)
+      position[&op] = index++;
+
+    SmallVector<Temporary> temps;
+    for (Operation &op : entry) {
+      auto alloc = dyn_cast<memref::AllocOp>(&op);
+      if (!alloc)
+        continue;
+      std::optional<int64_t> bytes = plannableBytes(alloc.getType());
+      if (!bytes || *bytes == 0)
+        continue;
+      // Freed exactly once, by a dealloc of the entry block after it: the
+      // buffer (and every view of it) is dead after that point, so the
+      // memory can serve a later buffer.
+      memref::DeallocOp dealloc;
+      bool plannable = true;
+      for (Operation *user : alloc->getUsers()) {
+        auto d = dyn_cast<memref::DeallocOp>(user);
+        if (!d)
+          continue;
+        if (dealloc || d->getBlock() != &entry)
+          plannable = false;
+        dealloc = d;
+      }
+      if (!plannable || !dealloc)
+        continue;
+      int64_t alignment =
+          std::max<int64_t>(minAlignment, alloc.getAlignment().value_or(1));
+      if (!llvm::isPowerOf2_64(alignment))
+        continue;
+      temps.push_back({alloc, dealloc, position[alloc], position[dealloc],
+                       *bytes, alignment});
+    }
+    if (temps.size() < 2)
+      return;
+    int64_t total = place(temps);
+
+    // The arena: allocated before the first temporary, freed before the
+    // entry block's terminator (the last free of a temporary, or later).
+    OpBuilder b(temps.front().alloc);
+    Location loc = func.getLoc();
+    int64_t arenaAlignment = 1;
+    for (const Temporary &t : temps)
+      arenaAlignment = std::max(arenaAlignment, t.alignment);
+    auto arenaType = MemRefType::get({total}, b.getI8Type());
+    Value arena = memref::AllocOp::create(b, loc, arenaType, ValueRange{},
+                                          b.getI64IntegerAttr(arenaAlignment));
+    Operation *lastFree = temps.front().dealloc;
+    for (const Temporary &t : temps)
+      if (lastFree->isBeforeInBlock(t.dealloc))
+        lastFree = t.dealloc;
+    b.setInsertionPointAfter(lastFree);
+    memref::DeallocOp::create(b, loc, arena);
+
+    for (Temporary &t : temps) {
+      b.setInsertionPoint(t.alloc);
+      Value offset =
+          arith::ConstantIndexOp::create(b, t.alloc.getLoc(), t.offset);
+      Value view = memref::ViewOp::create(
+          b, t.alloc.getLoc(), t.alloc.getType(), arena, offset, ValueRange{});
+      t.dealloc->erase();
+      t.alloc.replaceAllUsesWith(view);
+      t.alloc->erase();
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,93 @@
+// RUN: amp-opt %s --split-input-file --amp-cpu-plan-buffers | FileCheck %s
+// RUN: not amp-opt %s --split-input-file --amp-cpu-plan-buffers="min-alignment=48" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ALIGN
+
+// ALIGN: error: amp-cpu-plan-buffers: min-alignment must be a power of 2
+
+// amp-cpu-plan-buffers places the temporaries of a function's entry block
+// (static, freed once in that block) in one arena: buffers alive at the
+// same time get disjoint byte ranges, a buffer allocated after another is
+// freed may reuse its bytes. The largest is placed first.
+
+// %a (4 KB) and %b (1 KB) are alive together; %c (2 KB) is allocated after
+// both are freed. Placed by size: %a at 0, %c at 0 (neither alive with it),
+// %b after %a at 4096. Arena: 5120 bytes.
+// CHECK-LABEL: func.func @lifetimes
+// CHECK-NEXT:  %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5120xi8>
+// CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:  %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<5120xi8> to memref<32x32xf32>
+// CHECK-NEXT:  %[[O1:.*]] = arith.constant 4096 : index
+// CHECK-NEXT:  %[[B:.*]] = memref.view %[[ARENA]][%[[O1]]][] : memref<5120xi8> to memref<512xf16>
+// CHECK:       linalg.fill {{.*}} outs(%[[A]] :
+// CHECK:       linalg.fill {{.*}} outs(%[[B]] :
+// CHECK:       %[[C:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<5120xi8> to memref<512xf32>
+// CHECK:       linalg.fill {{.*}} outs(%[[C]] :
+// CHECK-NOT:   memref.dealloc %[[A]]
+// CHECK-NOT:   memref.dealloc %[[B]]
+// CHECK:       memref.dealloc %[[ARENA]]
+// CHECK-NEXT:  return
+func.func @lifetimes(%x: f32, %y: f16) {
+  %a = memref.alloc() : memref<32x32xf32>
+  %b = memref.alloc() : memref<512xf16>
+  linalg.fill ins(%x : f32) outs(%a : memref<32x32xf32>)
+  linalg.fill ins(%y : f16) outs(%b : memref<512xf16>)
+  memref.dealloc %a : memref<32x32xf32>
+  memref.dealloc %b : memref<512xf16>
+  %c = memref.alloc() : memref<512xf32>
+  linalg.fill ins(%x : f32) outs(%c : memref<512xf32>)
+  memref.dealloc %c : memref<512xf32>
+  return
+}
+
+// -----
+
+// A buffer's own alignment above min-alignment is kept: %b (alignment 256)
+// lands at 256, after %a's 100 bytes, and the arena is aligned to 256.
+// CHECK-LABEL: func.func @alignment
+// CHECK:       %[[ARENA:.*]] = memref.alloc() {alignment = 256 : i64} : memref<356xi8>
+// CHECK:       arith.constant 0 : index
+// CHECK:       memref.view %[[ARENA]]{{.*}} to memref<25xf32>
+// CHECK:       arith.constant 256 : index
+// CHECK:       memref.view %[[ARENA]]{{.*}} to memref<25xf32>
+func.func @alignment(%x: f32) {
+  %a = memref.alloc() : memref<25xf32>
+  %b = memref.alloc() {alignment = 256 : i64} : memref<25xf32>
+  linalg.fill ins(%x : f32) outs(%a : memref<25xf32>)
+  linalg.fill ins(%x : f32) outs(%b : memref<25xf32>)
+  memref.dealloc %a : memref<25xf32>
+  memref.dealloc %b : memref<25xf32>
+  return
+}
+
+// -----
+
+// Left as they are: a buffer freed in a nested region, one never freed
+// (returned), a dynamic one, an i1 one, one allocated in a nested region.
+// With fewer than two temporaries left there is no arena.
+// CHECK-LABEL: func.func @not_temporaries
+// CHECK-NOT:   memref.view
+// CHECK:       memref.alloc() : memref<16xf32>
+// CHECK:       memref.alloc() : memref<8xf32>
+// CHECK:       memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK:       memref.alloc() : memref<16xi1>
+// CHECK:       memref.alloc() : memref<4xf32>
+// CHECK-NOT:   memref.view
+// CHECK:       return
+func.func @not_temporaries(%x: f32, %n: index, %p: i1) -> memref<8xf32> {
+  %freed_in_if = memref.alloc() : memref<16xf32>
+  %returned = memref.alloc() : memref<8xf32>
+  %dynamic = memref.alloc(%n) : memref<?xf32>
+  %bits = memref.alloc() : memref<16xi1>
+  linalg.fill ins(%x : f32) outs(%freed_in_if : memref<16xf32>)
+  linalg.fill ins(%x : f32) outs(%returned : memref<8xf32>)
+  linalg.fill ins(%x : f32) outs(%dynamic : memref<?xf32>)
+  scf.if %p {
+    %nested = memref.alloc() : memref<4xf32>
+    linalg.fill ins(%x : f32) outs(%nested : memref<4xf32>)
+    memref.dealloc %nested : memref<4xf32>
+    memref.dealloc %freed_in_if : memref<16xf32>
+  }
+  memref.dealloc %dynamic : memref<?xf32>
+  memref.dealloc %bits : memref<16xi1>
+  return %returned : memref<8xf32>
+}
