@@ -10,6 +10,7 @@
 #include "amp/CPU/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace mlir::amp {
@@ -48,7 +49,13 @@ static std::optional<int64_t> plannableBytes(MemRefType type) {
   Type elem = type.getElementType();
   if (!elem.isIntOrFloat() || elem.getIntOrFloatBitWidth() % 8 != 0)
     return std::nullopt;
-  return type.getNumElements() * (elem.getIntOrFloatBitWidth() / 8);
+  // (Sizes past 2^48 bytes are left to malloc, and keep the arena's sum
+  // from overflowing.)
+  std::optional<int64_t> bytes = llvm::checkedMul<int64_t>(
+      type.getNumElements(), elem.getIntOrFloatBitWidth() / 8);
+  if (!bytes || *bytes > (int64_t(1) << 48))
+    return std::nullopt;
+  return bytes;
 }
 
 /// Offsets for `temps`, greedy by size (the largest first, each at the
