@@ -1,4 +1,8 @@
 // RUN: amp-opt %s --split-input-file --amp-cpu-fuse-elementwise | FileCheck %s
+// With unscale-only (amp-lower-to-llvm's default): the split and the unscale
+// into the update as below, and no other fusion.
+// RUN: amp-opt %s --split-input-file --amp-cpu-fuse-elementwise=unscale-only \
+// RUN:   | FileCheck %s --check-prefix=UNSCALE
 
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (j)>
@@ -25,6 +29,10 @@
 // CHECK:       arith.truncf
 // CHECK-NOT: linalg.generic
 // CHECK:     return %[[ACT]]
+// UNSCALE-LABEL: func.func @layer
+// UNSCALE-COUNT-4: linalg.generic
+// UNSCALE-NOT:     linalg.generic
+// UNSCALE:         return
 func.func @layer(%x: tensor<4x3xf16>, %w: tensor<3x8xf16>, %bias: tensor<8xf16>) -> tensor<4x8xf16> {
   %z = arith.constant 0.0 : f32
   %e32 = tensor.empty() : tensor<4x8xf32>
@@ -84,6 +92,15 @@ func.func @layer(%x: tensor<4x3xf16>, %w: tensor<3x8xf16>, %bias: tensor<8xf16>)
 // CHECK:       arith.mulf
 // CHECK:       arith.subf
 // CHECK:     return %[[UPD]], %[[FLAG]]
+// UNSCALE-LABEL: func.func @check_then_update
+// UNSCALE-SAME: (%[[G:.*]]: tensor<4x8xf32>, %[[INV:.*]]: tensor<f32>, %[[P:.*]]: tensor<4x8xf32>)
+// UNSCALE:     %[[FLAG:.*]] = linalg.generic {{.*}}iterator_types = ["reduction", "reduction"]{{.*}} ins(%[[G]] : tensor<4x8xf32>) outs(%{{.*}} : tensor<i1>)
+// UNSCALE-NOT:   arith.mulf
+// UNSCALE:     %[[UPD:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%[[P]], %[[G]], %[[INV]] : tensor<4x8xf32>, tensor<4x8xf32>, tensor<f32>)
+// UNSCALE:       arith.mulf
+// UNSCALE:       arith.subf
+// UNSCALE-NOT: amp.cpu_split_elementwise
+// UNSCALE:     return %[[UPD]], %[[FLAG]]
 func.func @check_then_update(%g: tensor<4x8xf32>, %inv: tensor<f32>, %p: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<i1>) {
   %false = arith.constant false
   %inf = arith.constant 0x7F800000 : f32

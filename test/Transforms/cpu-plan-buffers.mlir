@@ -91,3 +91,38 @@ func.func @not_temporaries(%x: f32, %n: index, %p: i1) -> memref<8xf32> {
   memref.dealloc %bits : memref<16xi1>
   return %returned : memref<8xf32>
 }
+
+// -----
+
+// %acc is the init of a reduction (through a view, as amp-cpu-parallelize
+// leaves it): it keeps its own allocation, so that LLVM can keep the
+// accumulated element in a register; %a and %b share the arena.
+// CHECK-LABEL: func.func @reduction_init
+// CHECK:       %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}xi8>
+// CHECK:       memref.view %[[ARENA]]{{.*}} to memref<8x8xf32>
+// CHECK:       memref.view %[[ARENA]]{{.*}} to memref<8x8xf32>
+// CHECK:       %[[ACC:.*]] = memref.alloc() : memref<8xf32>
+// CHECK:       memref.subview %[[ACC]]
+// CHECK:       memref.dealloc %[[ACC]]
+func.func @reduction_init(%x: f32, %out: memref<8xf32>) {
+  %a = memref.alloc() : memref<8x8xf32>
+  %b = memref.alloc() : memref<8x8xf32>
+  linalg.fill ins(%x : f32) outs(%a : memref<8x8xf32>)
+  linalg.fill ins(%x : f32) outs(%b : memref<8x8xf32>)
+  %acc = memref.alloc() : memref<8xf32>
+  linalg.fill ins(%x : f32) outs(%acc : memref<8xf32>)
+  %view = memref.subview %acc[0] [8] [1] : memref<8xf32> to memref<8xf32, strided<[1]>>
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+    ins(%a, %b : memref<8x8xf32>, memref<8x8xf32>) outs(%view : memref<8xf32, strided<[1]>>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %acc, %out : memref<8xf32> to memref<8xf32>
+  memref.dealloc %a : memref<8x8xf32>
+  memref.dealloc %b : memref<8x8xf32>
+  memref.dealloc %acc : memref<8xf32>
+  return
+}

@@ -72,8 +72,19 @@ def CPUFuseElementwise : Pass<"amp-cpu-fuse-elementwise", "func::FuncOp"> {
     `amp-lower-to-llvm` runs the pass only with `fuse=true` (off by
     default: it makes the transformer-block step slower, see
     docs/performance.md).
+    With `unscale-only` the pass does the split and fuses only the
+    elementwise halves it split off into their readers: the unscale goes
+    into the optimizer update (inside the skip-update region) and the
+    check only reads the gradients, while every other op stays as it is.
+    `amp-lower-to-llvm` runs it so by default (fuse=false), and the whole
+    pass with `fuse=true`.
     Errors: the greedy rewrite not converging (a bug).
   }];
+  let options = [
+    Option<"unscaleOnly", "unscale-only", "bool", "false",
+           "Only split the elementwise results off reductions (the "
+           "unscaled gradients) and fuse them into their readers">,
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }
@@ -198,7 +209,12 @@ def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
     A temporary is a `memref.alloc` in the function's entry block with a
     static shape, the identity layout, the default memory space and an
     integer or float element of a whole number of bytes (not i1 or index),
-    freed by exactly one `memref.dealloc`, also in the entry block. Its
+    freed by exactly one `memref.dealloc`, also in the entry block, and
+    not the init (itself or through a view) of a linalg op with reduction
+    loops: such an op becomes a loop nest that updates its output element
+    in the innermost loop, which LLVM keeps in a register only if it can
+    prove the loop's other accesses never touch it, and two views of one
+    arena defeat that proof where two mallocs did not. Its
     lifetime is the range of entry-block ops from the alloc to the dealloc
     (ops nested in them included): the deallocation pipeline frees a
     buffer after its last use and that of every alias, so no use lies

@@ -60,7 +60,9 @@ struct LowerToLLVMConfig {
   /// loops without OpenMP. Unless 1, the code calls libomp (`__kmpc_*`),
   /// which the JIT loads (JitModule). Results do not depend on it.
   unsigned threads = 0;
-  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise). Same bits
+  /// Elementwise fusion on tensors (amp-cpu-fuse-elementwise; without it
+  /// the pass runs with unscale-only, fusing just the unscale split off the
+  /// fused check into the optimizer update). Same bits
   /// (ThreadDeterminismTest and LossScalingProperty.ScaleOneIsBitIdentical
   /// check with it). Off by default: it makes the transformer-block step
   /// slower on the CPU (docs/performance.md).
@@ -77,8 +79,9 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(0)};
   Option<bool> fuse{
       *this, "fuse",
-      llvm::cl::desc("Fuse elementwise ops on tensors (experimental, off by "
-                     "default: one property test loses bit-identity with it)"),
+      llvm::cl::desc("Fuse every elementwise chain on tensors (experimental, "
+                     "off by default: it slows the transformer-block step; "
+                     "the unscale is fused into the optimizer either way)"),
       llvm::cl::init(false)};
   LowerToLLVMConfig toConfig() const { return {threads, fuse}; }
 };

@@ -83,12 +83,17 @@ static bool isElementwiseResult(linalg::GenericOp op, unsigned r) {
   return true;
 }
 
+/// The attribute that marks the elementwise halves splitElementwiseResults
+/// makes, for the unscale-only fusion (removed by the pass).
+static constexpr llvm::StringLiteral kSplitHalf = "amp.cpu_split_elementwise";
+
 /// Splits every generic with reduction loops that also has elementwise
 /// results (isElementwiseResult) into an all-parallel generic computing
-/// those and a generic computing the rest, both from the same inputs with
-/// the same body (each keeps what it yields). The elementwise half can then
-/// be fused into its consumers: the unscaled gradients go straight into the
-/// optimizer update instead of through memory, and the check only reads.
+/// those (marked kSplitHalf) and a generic computing the rest, both from the
+/// same inputs with the same body (each keeps what it yields). The
+/// elementwise half can then be fused into its consumers: the unscaled
+/// gradients go straight into the optimizer update instead of through
+/// memory, and the check only reads.
 static void splitElementwiseResults(func::FuncOp func) {
   SmallVector<linalg::GenericOp> candidates;
   func.walk([&](linalg::GenericOp op) {
@@ -166,6 +171,7 @@ static void splitElementwiseResults(func::FuncOp func) {
       return split;
     };
     linalg::GenericOp ew = part(elementwise, /*parallel=*/true);
+    ew->setAttr(kSplitHalf, rewriter.getUnitAttr());
     linalg::GenericOp red = part(rest, /*parallel=*/false);
     SmallVector<Value> replacements(op.getNumResults());
     for (auto [i, r] : llvm::enumerate(elementwise))
@@ -179,15 +185,26 @@ static void splitElementwiseResults(func::FuncOp func) {
 namespace {
 struct CPUFuseElementwisePass
     : amp::impl::CPUFuseElementwiseBase<CPUFuseElementwisePass> {
+  using Base::Base;
   void runOnOperation() override {
     splitElementwiseResults(getOperation());
     RewritePatternSet patterns(&getContext());
-    linalg::populateElementwiseOpsFusionPatterns(patterns, shouldFuse);
+    linalg::ControlFusionFn control = shouldFuse;
+    if (unscaleOnly)
+      // Only the split-off elementwise halves, into their (all-parallel)
+      // readers.
+      control = [](OpOperand *fused) {
+        auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
+        return producer && producer->hasAttr(kSplitHalf) && shouldFuse(fused);
+      };
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
       getOperation().emitError(
           "amp-cpu-fuse-elementwise: the fusion did not converge");
-      signalPassFailure();
+      return signalPassFailure();
     }
+    getOperation().walk(
+        [](linalg::GenericOp op) { op->removeAttr(kSplitHalf); });
   }
 };
 } // namespace

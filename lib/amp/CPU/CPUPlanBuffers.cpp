@@ -9,6 +9,8 @@
 
 #include "amp/CPU/Passes.h"
 
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
@@ -93,6 +95,34 @@ static int64_t place(MutableArrayRef<Temporary> temps) {
   return total;
 }
 
+/// Whether `buffer` or a view of it is the init of a linalg op with
+/// reduction loops. Such an op becomes a loop nest that loads, updates and
+/// stores its output element in the innermost loop, and LLVM keeps that
+/// element in a register only if it can prove that the loop's other
+/// accesses never touch it. Two views of one arena defeat that proof
+/// where two mallocs (noalias) did not, so such buffers keep their own
+/// allocation (the transformer block's batched attention contractions
+/// became twice as slow on one thread otherwise).
+static bool isReductionInit(Value buffer) {
+  SmallVector<Value> worklist{buffer};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
+        if (view.getViewSource() == v)
+          worklist.push_back(view->getResult(0));
+        continue;
+      }
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
+          linalgOp && linalgOp.isDpsInit(&use) &&
+          linalgOp.getNumReductionLoops() > 0)
+        return true;
+    }
+  }
+  return false;
+}
+
 namespace {
 struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
   using Base::Base;
@@ -117,7 +147,7 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
       if (!alloc)
         continue;
       std::optional<int64_t> bytes = plannableBytes(alloc.getType());
-      if (!bytes || *bytes == 0)
+      if (!bytes || *bytes == 0 || isReductionInit(alloc))
         continue;
       // Freed exactly once, by a dealloc of the entry block after it: the
       // buffer (and every view of it) is dead after that point, so the

@@ -360,14 +360,16 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
-  if (config.fuse) {
-    // Experimental (off by default, LowerToLLVMConfig::fuse): on tensors,
-    // one pass over memory per elementwise chain (casts, bias, activation,
-    // optimizer).
-    pm.addNestedPass<func::FuncOp>(createCPUFuseElementwise());
-    pm.addPass(createStepCanonicalizer());
-    pm.addPass(createCSEPass());
-  }
+  // On tensors: the unscale split off the fused check and fused into the
+  // optimizer update (the check then only reads the gradients); with
+  // fuse=true (experimental, off by default, LowerToLLVMConfig::fuse) one
+  // pass over memory per elementwise chain (casts, bias, activation,
+  // optimizer) as well.
+  CPUFuseElementwiseOptions fusion;
+  fusion.unscaleOnly = !config.fuse;
+  pm.addNestedPass<func::FuncOp>(createCPUFuseElementwise(fusion));
+  pm.addPass(createStepCanonicalizer());
+  pm.addPass(createCSEPass());
 
   addBufferizeToOutParams(pm, /*sinkResultCopies=*/true);
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
