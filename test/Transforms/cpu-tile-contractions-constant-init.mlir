@@ -196,3 +196,32 @@ func.func @accumulate(%x: memref<16x8xf32>, %w: memref<8x16xf32>, %y: memref<16x
   }
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// C is an argument and a call between the fill and the contraction may
+// write its memory under another name (a global passed in; break-it,
+// 2026-12-02): the fill stays.
+// CHECK-LABEL: func.func @call_between
+// CHECK:       linalg.fill
+// CHECK:       call @poke
+// CHECK-NOT:   scf.if
+// CHECK:       return
+func.func private @poke()
+func.func @call_between(%x: memref<16x8xf32>, %w: memref<8x16xf32>, %y: memref<16x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  linalg.fill ins(%cst : f32) outs(%y : memref<16x16xf32>)
+  func.call @poke() : () -> ()
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x, %w : memref<16x8xf32>, memref<8x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

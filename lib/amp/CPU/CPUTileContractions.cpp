@@ -15,7 +15,9 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -391,14 +393,58 @@ static UseKind classifyUse(OpOperand &use) {
   return UseKind::Other;
 }
 
+/// Whether an op within [from, to] (ops of one block, `from` first, and
+/// everything nested in them) may write memory that could be a function
+/// argument under another name: a call, an op with unknown effects, or a
+/// write or free whose target is not, through views, an allocation or an
+/// argument itself (arguments do not alias each other; a `memref.get_global`
+/// or a call's result may be any argument's memory).
+static bool mayWriteAnArgumentUnseen(Operation *from, Operation *to) {
+  auto rootIsKnown = [](Value v) {
+    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+      v = view.getViewSource();
+    return isFunctionArgument(v) ||
+           isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
+               v.getDefiningOp());
+  };
+  for (Operation *op = from;; op = op->getNextNode()) {
+    WalkResult result = op->walk([&](Operation *inner) {
+      if (isa<CallOpInterface>(inner))
+        return WalkResult::interrupt();
+      auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+      if (!effects)
+        return inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                   ? WalkResult::advance()
+                   : WalkResult::interrupt();
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffects(instances);
+      for (const MemoryEffects::EffectInstance &e : instances)
+        if (isa<MemoryEffects::Write, MemoryEffects::Free>(e.getEffect()) &&
+            (!e.getValue() || !rootIsKnown(e.getValue())))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return true;
+    if (op == to)
+      return false;
+  }
+}
+
 /// Whether `buffer` is a whole allocation or an argument of the function
-/// (out-parameters never alias arguments) whose every use classifyUse
-/// sees through, and none of the uses for which `counts` holds lies,
+/// (out-parameters never alias arguments; for an argument, nothing in
+/// [from, to] may write memory unseen: mayWriteAnArgumentUnseen) whose
+/// every use classifyUse sees through, and none of the uses for which
+/// `counts` holds lies,
 /// through its ancestor in the block of `from`, within [from, to] (ops of
 /// one block, `from` first).
 static bool noUseWithin(Value buffer, Operation *from, Operation *to,
                         llvm::function_ref<bool(OpOperand &, UseKind)> counts) {
   if (!isFunctionArgument(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
+    return false;
+  // An argument's memory may also be reached without its uses (a global
+  // passed in, written by a call or through memref.get_global).
+  if (isFunctionArgument(buffer) && mayWriteAnArgumentUnseen(from, to))
     return false;
   Block *block = from->getBlock();
   for (OpOperand &use : buffer.getUses()) {
