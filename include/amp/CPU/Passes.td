@@ -222,7 +222,8 @@ def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
     (`memref.alloc` of i8, aligned to the largest alignment) is allocated
     before the first and freed after the last free; each temporary becomes
     a `memref.view` of the arena at an offset aligned to
-    max(`min-alignment`, its own), and its free goes. Offsets are chosen
+    max(`min-alignment`, its own), and its free goes (a buffer asking for
+    more than 4096 bytes of alignment keeps its own allocation). Offsets are chosen
     greedy by size (Pisarchyk and Lee, "Efficient Memory Management for
     Deep Neural Net Inference", 2020): the largest temporary first, each
     at the lowest offset where it overlaps no placed temporary alive at the

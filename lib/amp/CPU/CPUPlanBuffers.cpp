@@ -171,7 +171,8 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
         continue;
       int64_t alignment =
           std::max<int64_t>(minAlignment, alloc.getAlignment().value_or(1));
-      if (!llvm::isPowerOf2_64(alignment))
+      // (An alignment past a page is left to malloc.)
+      if (!llvm::isPowerOf2_64(alignment) || alignment > 4096)
         continue;
       temps.push_back({alloc, dealloc, position[alloc], position[dealloc],
                        *bytes, alignment});
@@ -180,8 +181,8 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
       return;
     int64_t total = place(temps);
 
-    // The arena: allocated before the first temporary, freed before the
-    // entry block's terminator (the last free of a temporary, or later).
+    // The arena: allocated before the first temporary, freed right after
+    // the last free of a temporary.
     OpBuilder b(temps.front().alloc);
     Location loc = func.getLoc();
     int64_t arenaAlignment = 1;
