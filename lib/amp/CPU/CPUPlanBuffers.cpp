@@ -7,9 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/BufferUses.h"
 #include "amp/CPU/Passes.h"
-
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -109,23 +108,11 @@ static int64_t place(MutableArrayRef<Temporary> temps) {
 /// allocation (the transformer block's batched attention contractions
 /// became twice as slow on one thread otherwise).
 static bool isReductionInit(Value buffer) {
-  SmallVector<Value> worklist{buffer};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-        if (view.getViewSource() == v)
-          worklist.push_back(view->getResult(0));
-        continue;
-      }
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user);
-          linalgOp && linalgOp.isDpsInit(&use) &&
-          linalgOp.getNumReductionLoops() > 0)
-        return true;
-    }
-  }
-  return false;
+  return anyUseThroughViews(buffer, [](OpOperand &use) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    return linalgOp && linalgOp.isDpsInit(&use) &&
+           linalgOp.getNumReductionLoops() > 0;
+  });
 }
 
 namespace {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/BufferUses.h"
 #include "amp/Analysis/Contraction.h"
 #include "amp/CPU/Passes.h"
 
@@ -134,29 +135,15 @@ static bool isFunctionArgument(Value v) {
 /// function: no linalg op has it (or a view of it) as an init, and it is
 /// not stored to, copied into or passed to anything else.
 static bool isNeverWritten(Value buffer) {
-  SmallVector<Value> worklist{buffer};
-  while (!worklist.empty()) {
-    Value v = worklist.pop_back_val();
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (auto view = dyn_cast<ViewLikeOpInterface>(user)) {
-        worklist.push_back(view->getResult(0));
-        continue;
-      }
-      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user)) {
-        if (linalgOp.isDpsInit(&use))
-          return false;
-        continue;
-      }
-      if (isa<memref::LoadOp, memref::DimOp>(user))
-        continue;
-      if (auto copy = dyn_cast<memref::CopyOp>(user);
-          copy && copy.getSource() == v)
-        continue;
+  return !anyUseThroughViews(buffer, [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(user))
+      return linalgOp.isDpsInit(&use);
+    if (isa<memref::LoadOp, memref::DimOp>(user))
       return false;
-    }
-  }
-  return true;
+    auto copy = dyn_cast<memref::CopyOp>(user);
+    return !copy || copy.getSource() != use.get();
+  });
 }
 
 /// If `operand` (a 16-bit contraction operand) is a buffer that one
