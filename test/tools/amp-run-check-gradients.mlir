@@ -24,3 +24,12 @@
 // RUN: amp-run %S/Inputs/dynamic-batch.mlir --data=synthetic --batch-size=8 --check-gradients | FileCheck %s --check-prefix=SYN
 // SYN: amp-run: synthetic data, 512 training examples of 784 values, 10 classes
 // SYN: (tolerance 1e-05): passed
+//
+// A flag that only shapes a training run is refused, not silently ignored
+// (the check is of the step's own backward in f64, before any rewrite).
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients --run=f16 2>&1 | FileCheck %s --check-prefix=REFUSED-RUNOPT
+// REFUSED-RUNOPT: amp-run: --check-gradients checks the step's own backward in f64, before the mixed-precision rewrite, on the first batch: --run shapes a training run and does not apply; drop it
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients --epochs=3 2>&1 | FileCheck %s --check-prefix=FLAG-EPOCHS
+// FLAG-EPOCHS: --epochs shapes a training run
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients --init-scale=16 2>&1 | FileCheck %s --check-prefix=FLAG-SCALE
+// FLAG-SCALE: --init-scale shapes a training run

@@ -34,6 +34,7 @@
 #include <cstdio>
 #include <deque>
 #include <fcntl.h>
+#include <memory>
 #include <thread>
 #include <unistd.h>
 
@@ -472,6 +473,31 @@ int main(int argc, char **argv) {
       "amp-run: train an MLIR training step in fp32 and mixed precision\n");
 
   // 1. Options, every run's, before anything is loaded.
+  // --check-gradients checks the step's own backward, in f64 and before the
+  // rewrite, on one batch: a flag that only shapes a training run would be
+  // ignored, so it is refused.
+  if (checkGradientsFlag) {
+    // std::addressof: cl::list's operator& yields its storage.
+    std::vector<const cl::Option *> trainingOnly = {
+        std::addressof(runs),    &epochs,    &maxSteps,    &seeds,
+        &csvPath,                &dumpState, &emulateRanks};
+#define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
+#define AMP_RUN_ADD(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
+  trainingOnly.push_back(&FIELD##Flag);
+#define AMP_RUN_ADD_LIST(TYPE, FIELD, NAME, DESC)                              \
+  trainingOnly.push_back(std::addressof(FIELD##Flag));
+    AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_ADD, AMP_RUN_ADD_LIST)
+#undef AMP_RUN_NONE
+#undef AMP_RUN_ADD
+#undef AMP_RUN_ADD_LIST
+    for (const cl::Option *option : trainingOnly)
+      if (option->getNumOccurrences())
+        return fail("--check-gradients checks the step's own backward in "
+                    "f64, before the mixed-precision rewrite, on the first "
+                    "batch: --" +
+                    option->ArgStr +
+                    " shapes a training run and does not apply; drop it");
+  }
   std::vector<std::string> runSpecs(runs.begin(), runs.end());
   if (runSpecs.empty())
     runSpecs.push_back("f16+dynamic");
