@@ -479,8 +479,8 @@ int main(int argc, char **argv) {
   if (checkGradientsFlag) {
     // std::addressof: cl::list's operator& yields its storage.
     std::vector<const cl::Option *> trainingOnly = {
-        std::addressof(runs),    &epochs,    &maxSteps,    &seeds,
-        &csvPath,                &dumpState, &emulateRanks};
+        std::addressof(runs), &epochs,      &maxSteps, &seeds, &csvPath,
+        &dumpState,           &emulateRanks};
 #define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
 #define AMP_RUN_ADD(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
   trainingOnly.push_back(&FIELD##Flag);
