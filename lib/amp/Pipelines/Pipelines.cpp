@@ -378,6 +378,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCPUParallelize());
   // The step's temporaries (the packs above included) in one arena.
   pm.addNestedPass<func::FuncOp>(createCPUPlanBuffers());
+  // Reductions innermost: the output element in a register across them.
+  pm.addNestedPass<func::FuncOp>(createCPUAccumulateInRegisters());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());

@@ -1,0 +1,115 @@
+// amp-cpu-accumulate-in-registers: which ops it lowers, and how.
+// RUN: amp-opt %s --amp-cpu-accumulate-in-registers --canonicalize | FileCheck %s
+
+#x = affine_map<(n, c, h, w) -> (n, c, h, w)>
+#ch = affine_map<(n, c, h, w) -> (c)>
+
+// A conv: its reduction loops (c, kh, kw) are innermost; tiles of 14 of ow
+// (the output's last dimension, 28) carry 14 accumulators through them.
+// CHECK-LABEL: func.func @conv
+// CHECK-NOT: linalg.
+// CHECK: scf.for %{{.*}} = %c0 to %c28 step %c14
+// CHECK-COUNT-14: memref.load %arg2
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK-COUNT-14: arith.addf
+// CHECK-COUNT-14: memref.store {{.*}}, %arg2
+func.func @conv(%x: memref<2x3x30x30xf32>, %f: memref<4x3x3x3xf32>,
+                %y: memref<2x4x28x28xf32>) {
+  linalg.conv_2d_nchw_fchw ins(%x, %f : memref<2x3x30x30xf32>, memref<4x3x3x3xf32>)
+      outs(%y : memref<2x4x28x28xf32>)
+  return
+}
+
+// A batch-norm style sum per channel (n and h, w reduced, c parallel):
+// all 16 channels in registers, the reduction loops keep their order n, h,
+// w.
+// CHECK-LABEL: func.func @channel_sum
+// CHECK-NOT: linalg.
+// CHECK-COUNT-16: memref.load %arg1
+// CHECK: scf.for {{.*}} to %c2 {{.*}} iter_args(
+// CHECK: scf.for {{.*}} to %c5 {{.*}} iter_args(
+// CHECK: scf.for {{.*}} to %c7 {{.*}} iter_args(
+// CHECK-COUNT-16: memref.store {{.*}}, %arg1
+func.func @channel_sum(%x: memref<2x16x5x7xf32>, %s: memref<16xf32>) {
+  linalg.generic {indexing_maps = [#x, #ch],
+                  iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
+      ins(%x : memref<2x16x5x7xf32>) outs(%s : memref<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %e = arith.extf %in : f32 to f64
+    %t = arith.truncf %e : f64 to f32
+    %r = arith.addf %acc, %t : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// A conv weight gradient (windowed, from amp-differentiate): its innermost
+// loops (kh, kw) are parallel; their 9 points are unrolled inside the
+// reduction loops (n, oh, ow), which move inward.
+// CHECK-LABEL: func.func @conv_weight_grad
+// CHECK-NOT: linalg.
+// CHECK-COUNT-9: memref.load %arg2
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK: scf.for {{.*}} iter_args(
+// CHECK-COUNT-9: arith.mulf
+// CHECK-COUNT-9: memref.store {{.*}}, %arg2
+#wg_x = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#wg_dy = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+#wg_w = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+func.func @conv_weight_grad(%x: memref<2x3x8x8xf16>, %dy: memref<2x4x6x6xf16>,
+                            %dw: memref<4x3x3x3xf32>) {
+  linalg.generic {indexing_maps = [#wg_x, #wg_dy, #wg_w],
+                  iterator_types = ["reduction", "parallel", "reduction", "reduction",
+                                    "parallel", "parallel", "parallel"]}
+      ins(%x, %dy : memref<2x3x8x8xf16>, memref<2x4x6x6xf16>)
+      outs(%dw : memref<4x3x3x3xf32>) {
+  ^bb0(%a: f16, %b: f16, %acc: f32):
+    %ea = arith.extf %a : f16 to f32
+    %eb = arith.extf %b : f16 to f32
+    %p = arith.mulf %ea, %eb : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// Left alone: a matmul in (i, k, j) order, whose innermost parallel loop
+// (64 columns) does not fit in registers and is what LLVM vectorizes; an
+// elementwise op; an op on tensors.
+// CHECK-LABEL: func.func @left_alone
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+#ik = affine_map<(i, k, j) -> (i, k)>
+#kj = affine_map<(i, k, j) -> (k, j)>
+#ij = affine_map<(i, k, j) -> (i, j)>
+#id = affine_map<(i) -> (i)>
+func.func @left_alone(%a: memref<8x4xf32>, %b: memref<4x64xf32>, %c: memref<8x64xf32>,
+                      %v: memref<5xf32>, %t: tensor<5xf32>) -> tensor<f32> {
+  linalg.generic {indexing_maps = [#ik, #kj, #ij],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x4xf32>, memref<4x64xf32>) outs(%c : memref<8x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%v : memref<5xf32>) outs(%v : memref<5xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.addf %x, %x : f32
+    linalg.yield %r : f32
+  }
+  %init = tensor.empty() : tensor<f32>
+  %s = linalg.generic {indexing_maps = [#id, affine_map<(i) -> ()>],
+                       iterator_types = ["reduction"]}
+      ins(%t : tensor<5xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %acc, %x : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  return %s : tensor<f32>
+}
