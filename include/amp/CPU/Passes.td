@@ -258,22 +258,23 @@ def CPUAccumulateInRegisters
     CPU lowering, on buffers, right before `convert-linalg-to-loops` (which
     lowers everything this pass leaves). A linalg op (named or generic)
     with reduction loops, static sizes where it tiles, every output indexed
-    by all parallel loops and by no reduction loop, and no output also read
-    as an input, becomes `scf.for` loops over its parallel dimensions
+    by all parallel loops and by no reduction loop, and no output whose
+    bytes an input also reads (the same buffer, a view of it, an
+    overlapping `memref.view` slot of one arena; distinct allocations and
+    function arguments are taken not to alias), becomes `scf.for` loops over its parallel dimensions
     around `scf.for` loops over its reduction dimensions (each group in the
     op's order) that carry the output elements as `iter_args` values: one
     `memref.load` of each before the reduction loops, one `memref.store`
-    after. A tile of up to 16 output elements (the AVX2 register file) is
-    carried at once, its points unrolled inside the reduction loops, so
+    after. A tile of up to 8 output elements is carried at once, its points unrolled inside the reduction loops, so
     that LLVM sees independent chains of additions:
 
     - when the innermost loop is a reduction (a convolution's (c, kh, kw),
       a batch-norm sum over (n, h, w), a softmax row): tiles of the first
       output's fastest-varying parallel dimension, the largest tile size
-      that divides it (28 -> 14), or one element when none does;
-    - when the innermost loops are parallel and their points fit in 16 (a
-      convolution weight gradient's (kh, kw), a bias gradient over 10
-      classes): those loops, unrolled, and the reduction loops move inside
+      that divides it (28 -> 7), or one element when none does;
+    - when the innermost loops are parallel and their points fit in 8 (a
+      convolution weight gradient's kw, a bias gradient over 8 classes):
+      those loops, unrolled, and the reduction loops move inside
       the others. When the innermost loop alone does not fit (a matmul in
       the (i, k, j) order of `amp-interchange-contraction-loops`), the op
       is left alone: that loop is a unit-stride loop over outputs that
@@ -288,8 +289,8 @@ def CPUAccumulateInRegisters
     convolutions and their gradients (`linalg.conv_2d_nchw_fchw`, the
     windowed generics of `amp-differentiate`) and the batch-norm and bias
     reductions ran at one store per multiply-add. On the CNN of
-    `examples/pytorch/` the f16 step went from 27.7 to 5.9 ms and the f32
-    step from 9.0 to 3.7 ms (docs/performance.md).
+    `examples/pytorch/` the f16 step went from 27.7 to 5.8 ms and the f32
+    step from 9.0 to 4.7 ms, at the same compile time (docs/performance.md).
 
     Numerics: none. Each output element receives the same updates in the
     same order as in the op's own loop order: its reduction loops keep
