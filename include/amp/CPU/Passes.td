@@ -258,10 +258,8 @@ def CPUAccumulateInRegisters
     CPU lowering, on buffers, right before `convert-linalg-to-loops` (which
     lowers everything this pass leaves). A linalg op (named or generic)
     with reduction loops, static sizes where it tiles, every output indexed
-    by all parallel loops and by no reduction loop, and no output whose
-    bytes an input also reads (the same buffer, a view of it, an
-    overlapping `memref.view` slot of one arena; distinct allocations and
-    function arguments are taken not to alias), becomes `scf.for` loops over its parallel dimensions
+    by all parallel loops and by no reduction loop, no output whose bytes
+    another operand may reach, and a body that touches no memory, becomes `scf.for` loops over its parallel dimensions
     around `scf.for` loops over its reduction dimensions (each group in the
     op's order) that carry the output elements as `iter_args` values: one
     `memref.load` of each before the reduction loops, one `memref.store`
@@ -291,6 +289,15 @@ def CPUAccumulateInRegisters
     reductions ran at one store per multiply-add. On the CNN of
     `examples/pytorch/` the f16 step went from 27.7 to 5.8 ms and the f32
     step from 9.0 to 4.7 ms, at the same compile time (docs/performance.md).
+
+    Aliasing: two operands are apart when they come from different
+    allocations, globals or function arguments (the training step's
+    contract: arguments alias nothing), or from disjoint byte ranges of
+    `memref.view` slots of one buffer with constant shifts (the arena of
+    `amp-cpu-plan-buffers`), through views that stay inside their source
+    (subview, cast, expand/collapse_shape, transpose). Anything else (an
+    `arith.select` of buffers, a call result, a `reinterpret_cast`, which
+    can reach outside its source) may alias, and the op is left alone.
 
     Numerics: none. Each output element receives the same updates in the
     same order as in the op's own loop order: its reduction loops keep

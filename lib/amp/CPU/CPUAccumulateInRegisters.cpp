@@ -18,7 +18,11 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+
+#include <limits>
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUACCUMULATEINREGISTERS
@@ -46,47 +50,77 @@ struct AccumulatorPlan {
 /// doubled its compile time (LLVM on the unrolled bodies, 13 -> 25 s).
 constexpr int64_t kMaxTilePoints = 8;
 
-/// The buffer `value` is a view of, through ViewLikeOpInterface ops but a
-/// memref.view (an amp-cpu-plan-buffers arena slot: one of disjoint byte
-/// ranges of one allocation), or `value` itself.
-static Value viewRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>()) {
-    if (isa<memref::ViewOp>(view.getOperation()))
-      break;
-    value = view.getViewSource();
-  }
-  return value;
-}
+/// The memory a memref value can reach: within the buffer `root`, bytes
+/// [start, end) when `known` (the root itself: all of it).
+struct Footprint {
+  Value root;
+  bool known = true;
+  int64_t start = 0, end = std::numeric_limits<int64_t>::max();
+};
 
-/// The byte range [first, second) of a memref.view with a constant shift
-/// and a static shape, or nullopt.
-static std::optional<std::pair<int64_t, int64_t>> byteRange(memref::ViewOp v) {
-  auto type = v.getType();
-  std::optional<int64_t> shift = getConstantIntValue(v.getByteShift());
-  if (!shift || !type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+/// The bytes of a static, identity-layout memref of int or float elements.
+static std::optional<int64_t> staticBytes(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
+      !type.getElementType().isIntOrFloat())
     return std::nullopt;
-  int64_t bits = type.getElementTypeBitWidth();
-  return std::make_pair(*shift,
-                        *shift + type.getNumElements() * ((bits + 7) / 8));
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
 }
 
-/// Whether `a` and `b` may share bytes: the same buffer, views of it, or
-/// arena slots whose byte ranges overlap. Distinct allocations and
-/// distinct function arguments do not (the training step's contract).
+/// `value`'s footprint. A memref.view (an amp-cpu-plan-buffers arena
+/// slot) with a constant shift and a static type narrows it; views that
+/// stay inside their source (subview, cast, expand/collapse_shape,
+/// transpose) keep their source's; any other view (reinterpret_cast can
+/// reach outside its source) makes it unknown within the root.
+static Footprint footprint(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
+    Footprint source = footprint(view.getSource());
+    std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+    std::optional<int64_t> bytes = staticBytes(view.getType());
+    if (!source.known || !shift || !bytes) {
+      source.known = false;
+      return source;
+    }
+    source.start += *shift;
+    source.end = source.start + *bytes;
+    return source;
+  }
+  if (isa_and_nonnull<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,
+                      memref::CollapseShapeOp, memref::TransposeOp>(def))
+    return footprint(cast<ViewLikeOpInterface>(def).getViewSource());
+  if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
+    Footprint source = footprint(view.getViewSource());
+    source.known = false;
+    return source;
+  }
+  return Footprint{value};
+}
+
+/// Whether `root` is a buffer of its own: an allocation, a global, or an
+/// argument of the function (the training step's contract: arguments do
+/// not alias each other or anything the function allocates).
+static bool isDistinctBuffer(Value root) {
+  if (auto arg = dyn_cast<BlockArgument>(root))
+    return isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
+           arg.getOwner()->isEntryBlock();
+  Operation *def = root.getDefiningOp();
+  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp,
+                         memref::GetGlobalOp>(def);
+}
+
+/// Whether `a` and `b` may share bytes.
 static bool mayShareBytes(Value a, Value b) {
-  Value ra = viewRoot(a), rb = viewRoot(b);
-  if (ra == rb)
+  Footprint fa = footprint(a), fb = footprint(b);
+  if (fa.root != fb.root) {
+    auto ga = fa.root.getDefiningOp<memref::GetGlobalOp>();
+    auto gb = fb.root.getDefiningOp<memref::GetGlobalOp>();
+    if (ga && gb)
+      return ga.getName() == gb.getName();
+    return !isDistinctBuffer(fa.root) || !isDistinctBuffer(fb.root);
+  }
+  if (!fa.known || !fb.known)
     return true;
-  auto va = ra.getDefiningOp<memref::ViewOp>();
-  auto vb = rb.getDefiningOp<memref::ViewOp>();
-  Value sa = va ? viewRoot(va.getSource()) : ra;
-  Value sb = vb ? viewRoot(vb.getSource()) : rb;
-  if (sa != sb)
-    return false;
-  if (!va || !vb)
-    return true; // a slot and the whole arena
-  auto x = byteRange(va), y = byteRange(vb);
-  return !x || !y || (x->first < y->second && y->first < x->second);
+  return fa.start < fb.end && fb.start < fa.end;
 }
 
 /// The plan for `op`, or nullopt when this pass leaves it to
@@ -163,14 +197,23 @@ static std::optional<AccumulatorPlan> planAccumulators(linalg::LinalgOp op) {
     for (unsigned loop : plan.reduction)
       if (map.isFunctionOfDim(loop))
         return std::nullopt;
-    // An output whose bytes are also read as an input (the same buffer, a
-    // view of it, an overlapping arena slot) would be read at its old value
-    // while the accumulator holds the new one.
-    for (OpOperand *input : op.getDpsInputOperands())
-      if (isa<MemRefType>(input->get().getType()) &&
-          mayShareBytes(input->get(), init.get()))
+    // An output whose bytes an input also reads (the same buffer, a view
+    // of it, an overlapping arena slot), or another output writes, would
+    // be read or written at its old value while the accumulator holds the
+    // new one.
+    for (OpOperand &other : op->getOpOperands())
+      if (&other != &init && isa<MemRefType>(other.get().getType()) &&
+          mayShareBytes(other.get(), init.get()))
         return std::nullopt;
   }
+  // A body that reads or writes memory itself (a buffer from outside the
+  // op) could see an output between its updates.
+  WalkResult memory = op.getBlock()->walk([](Operation *inner) {
+    return isMemoryEffectFree(inner) ? WalkResult::advance()
+                                     : WalkResult::interrupt();
+  });
+  if (memory.wasInterrupted())
+    return std::nullopt;
   return plan;
 }
 
