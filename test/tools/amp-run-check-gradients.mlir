@@ -33,3 +33,9 @@
 // FLAG-EPOCHS: --epochs shapes a training run
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients --init-scale=16 2>&1 | FileCheck %s --check-prefix=FLAG-SCALE
 // FLAG-SCALE: --init-scale shapes a training run
+// Its errors name the check, not a training run.
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients --batch-size=32 2>&1 | FileCheck %s --check-prefix=LABELERR
+// LABELERR: amp-run: --check-gradients: --batch-size=32 conflicts with the static batch size 128
+// LABELERR-NOT: run f16+dynamic
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --check-gradients --data-parallel=on 2>&1 | FileCheck %s --check-prefix=DP-ON
+// DP-ON: amp-run: --check-gradients runs on one process: drop --data-parallel=on

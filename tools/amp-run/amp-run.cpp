@@ -398,6 +398,12 @@ static int fail(const llvm::Twine &message) {
   return 1;
 }
 
+/// The prefix of an error about the run `spec`: "run <spec>: ", or
+/// "--check-gradients: " when there is no training run.
+static std::string runLabel(const std::string &spec) {
+  return checkGradientsFlag ? "--check-gradients: " : "run " + spec + ": ";
+}
+
 /// --check-gradients: one table line per parameter, the verdict, 0 or 1.
 static int checkGradients(ModuleOp module, runtime::Backend &backend,
                           const runtime::Dataset &data) {
@@ -618,8 +624,11 @@ int main(int argc, char **argv) {
                   "(NCCL or CUDA-aware MPI) is planned in "
                   "docs/distributed.md");
     if (checkGradientsFlag)
-      return fail("--check-gradients runs on one process: start it without "
-                  "mpirun");
+      return fail(dataParallel == "on"
+                      ? "--check-gradients runs on one process: drop "
+                        "--data-parallel=on"
+                      : "--check-gradients runs on one process: start it "
+                        "without mpirun");
     runtime::MpiContextOptions mpiOptions;
     mpiOptions.stepTimeoutSeconds = dpTimeout;
     auto created = runtime::createMpiContext(mpiOptions);
@@ -682,8 +691,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < configs.size(); ++i) {
     auto plan = runtime::planRun(*module, configs[i]);
     if (!plan)
-      return fail("run " + runSpecs[i] + ": " +
-                  llvm::toString(plan.takeError()));
+      return fail(runLabel(runSpecs[i]) + llvm::toString(plan.takeError()));
     plans.push_back(*plan);
   }
   for (const std::string &note : plans.front().notes)
@@ -751,7 +759,7 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < plans.size(); ++i)
     if (llvm::Error err =
             runtime::checkRunAgainstData(plans[i], *trainSet, *testSet))
-      return fail("run " + runSpecs[i] + ": " + llvm::toString(std::move(err)));
+      return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(err)));
 
   if (checkGradientsFlag)
     return checkGradients(*module, *backend, *trainSet);
