@@ -1,7 +1,7 @@
 //===- CPUAccumulateInRegisters.cpp - amp-cpu-accumulate-in-registers -----===//
 //
 // Lowers the linalg ops on buffers that have reduction loops to scf.for
-// loops that carry their output elements (a tile of up to 16) in iter_args
+// loops that carry their output elements (a tile of up to 8) in iter_args
 // across the reduction loops: one load and one store per output element
 // instead of one per reduction step. See the pass description in
 // CPU/Passes.td.
