@@ -214,3 +214,28 @@ func.func @aliasing_more(%m: memref<4x4xf32>, %o: memref<4xf32>, %p: memref<4xf3
   }
   return
 }
+
+// A global may be an argument's memory (left alone); a global and an
+// allocation are apart (lowered).
+// CHECK-LABEL: func.func @globals
+// CHECK: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return
+memref.global "private" @table : memref<4x4xf32> = dense<1.0>
+func.func @globals(%o: memref<4xf32>) {
+  %g = memref.get_global @table : memref<4x4xf32>
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%g : memref<4x4xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %acc, %x : f32
+    linalg.yield %r : f32
+  }
+  %a = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%g : memref<4x4xf32>) outs(%a : memref<4xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %r = arith.addf %acc, %x : f32
+    linalg.yield %r : f32
+  }
+  return
+}

@@ -1,8 +1,9 @@
 //===- BufferUses.h - a buffer's uses through its views ---------*- C++ -*-===//
 //
-// Walking the uses of a memref and of every view derived from it, for the
-// CPU lowering's checks on bufferized steps (who writes a parameter, which
-// buffers a reduction accumulates into).
+// Walking the uses of a memref and of every view derived from it, and
+// whether two memrefs may share bytes, for the CPU lowering's checks on
+// bufferized steps (who writes a parameter, which buffers a reduction
+// accumulates into, whether an output can live in registers).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,18 @@ namespace mlir::amp {
 /// until `pred` first returns true.
 bool anyUseThroughViews(Value buffer,
                         llvm::function_ref<bool(OpOperand &)> pred);
+
+/// Whether the memrefs `a` and `b` may share bytes. They are apart when
+/// their buffers (followed through view ops) are distinct allocations, an
+/// allocation and an argument or global, two arguments of the function
+/// (the training step's contract), or two globals of different names; or
+/// when they are disjoint byte ranges of `memref.view`s of one buffer with
+/// constant shifts and static shapes (amp-cpu-plan-buffers' arena slots),
+/// reached through views that stay inside their source (subview, cast,
+/// expand/collapse_shape, transpose). Anything else (a reinterpret_cast,
+/// which can reach outside its source; an arith.select of buffers; a call
+/// result; a global and an argument) may share bytes.
+bool mayShareBytes(Value a, Value b);
 
 } // namespace mlir::amp
 

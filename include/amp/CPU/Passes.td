@@ -290,14 +290,16 @@ def CPUAccumulateInRegisters
     `examples/pytorch/` the f16 step went from 27.7 to 5.8 ms and the f32
     step from 9.0 to 4.7 ms, at the same compile time (docs/performance.md).
 
-    Aliasing: two operands are apart when they come from different
-    allocations, globals or function arguments (the training step's
-    contract: arguments alias nothing), or from disjoint byte ranges of
+    Aliasing (`mayShareBytes`, Analysis/BufferUses): two operands are
+    apart when their buffers are distinct allocations, an allocation and
+    an argument or global, two function arguments (the training step's
+    contract), two globals of different names, or disjoint byte ranges of
     `memref.view` slots of one buffer with constant shifts (the arena of
     `amp-cpu-plan-buffers`), through views that stay inside their source
-    (subview, cast, expand/collapse_shape, transpose). Anything else (an
-    `arith.select` of buffers, a call result, a `reinterpret_cast`, which
-    can reach outside its source) may alias, and the op is left alone.
+    (subview, cast, expand/collapse_shape, transpose). Anything else (a
+    global and an argument, an `arith.select` of buffers, a call result, a
+    `reinterpret_cast`, which can reach outside its source) may alias, and
+    the op is left alone.
 
     Numerics: none. Each output element receives the same updates in the
     same order as in the op's own loop order: its reduction loops keep

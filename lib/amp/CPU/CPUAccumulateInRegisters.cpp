@@ -10,19 +10,16 @@
 
 #include "amp/CPU/Passes.h"
 
+#include "amp/Analysis/BufferUses.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
-
-#include <limits>
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUACCUMULATEINREGISTERS
@@ -49,79 +46,6 @@ struct AccumulatorPlan {
 /// file holds 16). 16 made the CNN's f32 step 3.7 ms instead of 4.7, but
 /// doubled its compile time (LLVM on the unrolled bodies, 13 -> 25 s).
 constexpr int64_t kMaxTilePoints = 8;
-
-/// The memory a memref value can reach: within the buffer `root`, bytes
-/// [start, end) when `known` (the root itself: all of it).
-struct Footprint {
-  Value root;
-  bool known = true;
-  int64_t start = 0, end = std::numeric_limits<int64_t>::max();
-};
-
-/// The bytes of a static, identity-layout memref of int or float elements.
-static std::optional<int64_t> staticBytes(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
-}
-
-/// `value`'s footprint. A memref.view (an amp-cpu-plan-buffers arena
-/// slot) with a constant shift and a static type narrows it; views that
-/// stay inside their source (subview, cast, expand/collapse_shape,
-/// transpose) keep their source's; any other view (reinterpret_cast can
-/// reach outside its source) makes it unknown within the root.
-static Footprint footprint(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
-    Footprint source = footprint(view.getSource());
-    std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-    std::optional<int64_t> bytes = staticBytes(view.getType());
-    if (!source.known || !shift || !bytes) {
-      source.known = false;
-      return source;
-    }
-    source.start += *shift;
-    source.end = source.start + *bytes;
-    return source;
-  }
-  if (isa_and_nonnull<memref::SubViewOp, memref::CastOp, memref::ExpandShapeOp,
-                      memref::CollapseShapeOp, memref::TransposeOp>(def))
-    return footprint(cast<ViewLikeOpInterface>(def).getViewSource());
-  if (auto view = dyn_cast_or_null<ViewLikeOpInterface>(def)) {
-    Footprint source = footprint(view.getViewSource());
-    source.known = false;
-    return source;
-  }
-  return Footprint{value};
-}
-
-/// Whether `root` is a buffer of its own: an allocation, a global, or an
-/// argument of the function (the training step's contract: arguments do
-/// not alias each other or anything the function allocates).
-static bool isDistinctBuffer(Value root) {
-  if (auto arg = dyn_cast<BlockArgument>(root))
-    return isa<FunctionOpInterface>(arg.getOwner()->getParentOp()) &&
-           arg.getOwner()->isEntryBlock();
-  Operation *def = root.getDefiningOp();
-  return isa_and_nonnull<memref::AllocOp, memref::AllocaOp,
-                         memref::GetGlobalOp>(def);
-}
-
-/// Whether `a` and `b` may share bytes.
-static bool mayShareBytes(Value a, Value b) {
-  Footprint fa = footprint(a), fb = footprint(b);
-  if (fa.root != fb.root) {
-    auto ga = fa.root.getDefiningOp<memref::GetGlobalOp>();
-    auto gb = fb.root.getDefiningOp<memref::GetGlobalOp>();
-    if (ga && gb)
-      return ga.getName() == gb.getName();
-    return !isDistinctBuffer(fa.root) || !isDistinctBuffer(fb.root);
-  }
-  if (!fa.known || !fb.known)
-    return true;
-  return fa.start < fb.end && fb.start < fa.end;
-}
 
 /// The plan for `op`, or nullopt when this pass leaves it to
 /// convert-linalg-to-loops. Each output element sees the same sequence of

@@ -378,7 +378,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCPUParallelize());
   // The step's temporaries (the packs above included) in one arena.
   pm.addNestedPass<func::FuncOp>(createCPUPlanBuffers());
-  // Reductions innermost: the output element in a register across them.
+  // The ops with reduction loops that are left: their output elements (a
+  // tile of up to 8) carried in registers across the reductions.
   pm.addNestedPass<func::FuncOp>(createCPUAccumulateInRegisters());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
