@@ -121,7 +121,7 @@ func.func @scaled_index(%x: tensor<6xf64>) -> tensor<f64> {
   %e = tensor.empty() : tensor<f64>
   %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
   %e3 = tensor.empty() : tensor<3xf64>
-  // expected-error @below {{amp-differentiate: operand #0 has the indexing map affine_map<(d0) -> (d0 * 2)>, whose result #0 is neither a dimension nor a window; operands are differentiated when every result is a dimension or a convolution window s * d_out + d * d_kernel (d_out parallel, d_kernel a reduction)}}
+  // expected-error @below {{amp-differentiate: operand #0 has the indexing map affine_map<(d0) -> (d0 * 2)>, whose result #0 is neither a dimension nor a window; operands are differentiated when every result is a dimension, a constant position or a convolution window s * d_out + d * d_kernel (d_out parallel, d_kernel a reduction)}}
   %even = linalg.generic {indexing_maps = [affine_map<(d) -> (d * 2)>, affine_map<(d) -> (d)>], iterator_types = ["parallel"]}
       ins(%x : tensor<6xf64>) outs(%e3 : tensor<3xf64>) {
   ^bb0(%a: f64, %o: f64):

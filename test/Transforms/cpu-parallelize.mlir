@@ -159,3 +159,25 @@ func.func @negative_tensors(%a: tensor<784x256xf32>) -> tensor<784x256xf32> {
   } -> tensor<784x256xf32>
   return %r : tensor<784x256xf32>
 }
+
+// -----
+
+// The input cotangent of a 3x3 convolution as amp-differentiate writes it
+// (a transposed window: the padded cotangent read at i - k + 2; loops
+// n, c_out, h, w, c_in, kh, kw). Upstream's tiling takes a slice to span the
+// expression at the tile's first and last iteration, too short for
+// `i - k + 2`; such loops (h, w) are not cut, the input channels are.
+// CHECK-LABEL: func.func @transposed_window
+// CHECK:     scf.parallel (%[[C:.*]]) =
+// CHECK:       memref.subview %{{.*}}[0, %[[C]], 0, 0] [256, 1, 3, 3]
+// CHECK:       memref.subview %{{.*}}[0, %[[C]], 0, 0] [1, 1, 15, 15]
+// CHECK:       linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : {{.*}}, memref<1x256x17x17xf32>)
+func.func @transposed_window(%w: memref<256x64x3x3xf32>, %dy: memref<1x256x17x17xf32>, %dx: memref<1x64x15x15xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2 - d5 + 2, d3 - d6 + 2)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2, d3)>], iterator_types = ["parallel", "reduction", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%w, %dy : memref<256x64x3x3xf32>, memref<1x256x17x17xf32>) outs(%dx : memref<1x64x15x15xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -426,6 +426,16 @@ static int checkGradients(ModuleOp module, runtime::Backend &backend,
     llvm::outs() << llvm::format(
         "#%-9u %-20s %8lld %14.3e %14.6e %14.6e\n", p.argument, p.type.c_str(),
         (long long)p.checked, p.worstError, p.analytic, p.numeric);
+  int64_t kinks = 0, checked = 0;
+  for (const runtime::ParameterCheck &p : result->params) {
+    kinks += p.kinks;
+    checked += p.checked;
+  }
+  if (kinks)
+    llvm::outs() << kinks << " of " << checked
+                 << " elements sit on a kink of the loss (ReLU at 0, a max "
+                    "tie): the one-sided differences disagree and the "
+                    "backward lies between them, so they count as agreeing\n";
   double worst = result->worstError();
   bool passed = worst <= checkGradientsTolerance;
   llvm::outs() << "loss " << llvm::format("%.6f", result->loss)

@@ -45,6 +45,14 @@ struct ParameterCheck {
   /// resolve (a correct backward scores 0 to ~1e-7, a wrong one ~1).
   int64_t worstElement = 0;
   double worstError = 0, analytic = 0, numeric = 0;
+  /// Elements at a kink of the loss (a ReLU input or a max-pool tie at
+  /// exactly the checked point, common where biases start at 0 and a whole
+  /// receptive field is zero): the one-sided differences (L(w+h) - L(w)) / h
+  /// and (L(w) - L(w-h)) / h disagree by more than 1e-3 of the larger, and
+  /// the backward lies between them (a one-sided derivative, as PyTorch's
+  /// relu picks 0 at 0). Their central difference is no test of the
+  /// backward, so they count as agreeing; the report says how many.
+  int64_t kinks = 0;
 };
 
 struct GradientCheckResult {

@@ -144,6 +144,38 @@ static bool hasCrossChunkAliasing(linalg::LinalgOp op) {
   return false;
 }
 
+/// Whether every term of `expr` grows with its dimensions (sums of
+/// dimensions times positive constants, plus constants). Upstream's tiling
+/// (computeSliceParameters) takes an operand's slice to start at the
+/// expression of the tile's first iteration and to end at that of its
+/// last, which holds only for such expressions: `i - k + 2` (the input
+/// cotangent of a convolution, a transposed window) would get a slice too
+/// short for the kernel.
+static bool isMonotone(AffineExpr expr) {
+  bool monotone = true;
+  expr.walk([&](AffineExpr e) {
+    auto bin = dyn_cast<AffineBinaryOpExpr>(e);
+    if (!bin)
+      return;
+    if (bin.getKind() == AffineExprKind::Add)
+      return;
+    auto rhs = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    if (bin.getKind() != AffineExprKind::Mul || !rhs || rhs.getValue() < 0)
+      monotone = false;
+  });
+  return monotone;
+}
+
+/// Whether loop `d` of `op` can be cut into chunks: every operand result
+/// that depends on it is monotone.
+static bool canChunk(linalg::LinalgOp op, unsigned d) {
+  for (AffineMap map : op.getIndexingMapsArray())
+    for (AffineExpr result : map.getResults())
+      if (result.isFunctionOfDim(d) && !isMonotone(result))
+        return false;
+  return true;
+}
+
 namespace {
 struct CPUParallelizePass : amp::impl::CPUParallelizeBase<CPUParallelizePass> {
   using Base::Base;
@@ -157,7 +189,8 @@ struct CPUParallelizePass : amp::impl::CPUParallelizeBase<CPUParallelizePass> {
     if (extents.empty() || work < minWork)
       return {};
     for (auto [d, extent] : llvm::enumerate(extents)) {
-      if (iterators[d] != utils::IteratorType::parallel || extent == 1)
+      if (iterators[d] != utils::IteratorType::parallel || extent == 1 ||
+          !canChunk(op, d))
         continue;
       bool dynamic = ShapedType::isDynamic(extent);
       int64_t size = dynamic ? kAssumedDynamicExtent : extent;

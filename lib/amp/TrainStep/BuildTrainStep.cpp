@@ -20,6 +20,7 @@
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -255,6 +256,22 @@ static func::FuncOp buildEvalStep(OpBuilder &b, func::FuncOp model,
   return fn;
 }
 
+/// Erases the private symbols other than functions (torch-mlir's
+/// `ml_program.global private mutable @global_seed`, the RNG state of an
+/// exported model) that nothing references once the model is gone: the
+/// lowerings have no rule for them, and the step does not need them.
+static void eraseUnusedPrivateData(ModuleOp module) {
+  SmallVector<Operation *> dead;
+  for (Operation &op : module.getBody()->getOperations()) {
+    auto symbol = dyn_cast<SymbolOpInterface>(&op);
+    if (symbol && symbol.isPrivate() && !isa<FunctionOpInterface>(&op) &&
+        SymbolTable::symbolKnownUseEmpty(&op, module))
+      dead.push_back(&op);
+  }
+  for (Operation *op : dead)
+    op->erase();
+}
+
 FailureOr<BuiltSteps>
 mlir::amp::trainstep::buildTrainStep(ModuleOp module,
                                      const TrainStepOptions &options) {
@@ -346,5 +363,6 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   }
   if (SymbolTable::symbolKnownUseEmpty(model, module))
     model.erase();
+  eraseUnusedPrivateData(module);
   return steps;
 }

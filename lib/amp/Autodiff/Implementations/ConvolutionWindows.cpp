@@ -47,10 +47,19 @@ FailureOr<SmallVector<Window>> mlir::amp::autodiff::structured::analyzeWindows(
            << "amp-differentiate: operand #" << operandNumber
            << " has the indexing map " << AffineMapAttr::get(map) << ", " << why
            << "; operands are differentiated when every result is a "
-              "dimension or a convolution window s * d_out + d * d_kernel "
-              "(d_out parallel, d_kernel a reduction)";
+              "dimension, a constant position or a convolution window "
+              "s * d_out + d * d_kernel (d_out parallel, d_kernel a "
+              "reduction)";
   };
   for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+    // A constant reads one position of that dimension: torch-mlir's size-1
+    // broadcast (`(d0, d1) -> (0, d1)`); the cotangent lands there only.
+    if (auto cst = dyn_cast<AffineConstantExpr>(expr)) {
+      if (cst.getValue() < 0)
+        return fail(Twine("whose result #") + Twine(position) +
+                    " is a negative constant");
+      continue;
+    }
     if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
       if (!used.insert(dim.getPosition()).second)
         return fail("which uses a dimension twice");

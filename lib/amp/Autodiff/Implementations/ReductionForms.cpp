@@ -170,10 +170,24 @@ mlir::amp::autodiff::structured::analyzeOutput(linalg::LinalgOp op,
   Operation *compare = nullptr;
   if (auto select = dyn_cast<arith::SelectOp>(combine))
     compare = select.getCondition().getDefiningOp();
-  for (Operation *user : acc.getUsers())
-    if (user != combine && user != compare)
+  // Other readers may only feed outputs that carry no cotangent (the
+  // integer index of torch-mlir's max(dim) next to the maximum).
+  llvm::SetVector<Value> floatYields;
+  for (Value v : body->getTerminator()->getOperands())
+    if (isa<FloatType>(v.getType()))
+      floatYields.insert(v);
+  for (Operation *user : acc.getUsers()) {
+    if (user == combine || user == compare)
+      continue;
+    bool feedsFloat = llvm::any_of(floatYields, [&](Value y) {
+      llvm::SetVector<Value> results(user->getResults().begin(),
+                                     user->getResults().end());
+      return dependsOn(y, results);
+    });
+    if (feedsFloat)
       return fail("reads the output's block argument outside the combining "
                   "op");
+  }
   OutputForm form{combiner, {e}, {false}};
   if (failed(checkIndependent(form)))
     return failure();

@@ -287,11 +287,16 @@ FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
                             : utils::IteratorType::reduction);
   bool accumulates =
       llvm::is_contained(iterators, utils::IteratorType::reduction);
+  // A constant result writes one position of its dimension; the others
+  // (when the dimension is longer than 1) must read zero.
+  bool writesSome = llvm::any_of(outMap.getResults(), [](AffineExpr e) {
+    return isa<AffineConstantExpr>(e);
+  });
   Type elementType = getElementTypeOrSelf(target.getType());
   Value init;
   if (isa<RankedTensorType>(target.getType())) {
-    init = accumulates ? buildZerosLike(b, loc, target)
-                       : buildEmptyLike(b, loc, target);
+    init = accumulates || writesSome ? buildZerosLike(b, loc, target)
+                                     : buildEmptyLike(b, loc, target);
   } else {
     Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(elementType));
     init =

@@ -75,7 +75,8 @@ struct Window {
 };
 
 /// The windows of `map` (empty for a projected permutation). Every other
-/// result must be a dimension; the out dimension must be parallel, the
+/// result must be a dimension or a non-negative constant (one position of
+/// that dimension: torch-mlir's size-1 broadcast); the out dimension must be parallel, the
 /// kernel dimension a reduction, and each used in one result. Located error
 /// (on `op`) otherwise.
 FailureOr<SmallVector<Window>>
