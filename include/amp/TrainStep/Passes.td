@@ -146,4 +146,60 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
   ];
 }
 
+def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
+  let summary = "Rewrite a forward model traced at batch B to batch N or a "
+                "dynamic batch";
+  let description = [{
+    torch-mlir traces a model at one batch size (usually 1) and writes it
+    into every type. This pass rewrites the model function (`function=`, or
+    the only public func.func with a body) from the batch it was traced at,
+    dimension 0 of the input (`input=`, or the first float tensor argument),
+    to `batch=N` or `batch=dynamic`: every type, reshape, broadcast, init
+    and splat constant whose dimension derives from the input's batch,
+    through the whole graph, and the function's signature.
+
+    The batch is followed forward: linalg ops (generic and named) by their
+    indexing maps (the loop that reads an operand's batch is the batch loop;
+    every dimension it indexes is batched), tensor.pad (not padding the
+    batch), tensor.collapse_shape / expand_shape (the batch a group of its
+    own, or with unit dimensions), tensor.concat (not along the batch),
+    tensor.extract_slice (all of the batch), elementwise arith and math ops.
+    An init or broadcast operand the batch loop indexes (`tensor.empty`,
+    `linalg.fill` of one, a splat constant, a linalg op broadcasting along
+    that dimension) is rebuilt at the new size (`tensor.dim` of the input
+    for a dynamic batch); a size-1 input is broadcast. Traced at batch 1,
+    torch-mlir's size-1 broadcasts of the batch (`(d0, d1) -> (0, d1)`) and
+    its collapse of the batch before a broadcast re-adds it (matmul's batch
+    dimensions) are read as the batch.
+
+    Errors, located on the op and naming it ("amp-rebatch: batch=8:
+    'linalg.matmul' contracts over the batch dimension ..."): a reduction or
+    contraction over the batch, two operands whose batches different loops
+    read, a collapse or expand that merges or splits the batch with other
+    dimensions (a flatten across the batch), a pad, concat or slice along
+    the batch, an operand of the traced batch size that does not derive
+    from the input, an op that takes a batched value and is not one of the
+    above, a result whose dimension 0 is not the batch, a dynamic traced
+    batch re-batched to a size, an invalid `batch=` value, and a function
+    other operations refer to. The module is unchanged on error; a `batch`
+    equal to the traced one changes nothing.
+  }];
+  let options = [
+    Option<"batch", "batch", "std::string", /*default=*/"\"\"",
+           "The new batch size (>= 1) or dynamic; absent or 0: nothing "
+           "changes">,
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The model function (default: the only public func.func with a "
+           "body)">,
+    Option<"input", "input", "int64_t", /*default=*/"-1",
+           "The input argument, whose dimension 0 is the batch (default: "
+           "the first float tensor argument)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // AMP_TRAINSTEP_PASSES_TD

@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,15 @@ enum class OptimizerKind {
 
 llvm::StringRef stringifyLossKind(LossKind kind);
 llvm::StringRef stringifyOptimizerKind(OptimizerKind kind);
+
+/// The batch= value that asks for a dynamic batch (`?`); equal to
+/// mlir::ShapedType::kDynamic.
+constexpr int64_t kDynamicBatch = std::numeric_limits<int64_t>::min();
+
+/// Parses a batch= value: "" or "0" is 0 (no re-batching), "dynamic" is
+/// kDynamicBatch, a decimal integer >= 1 is itself; anything else is
+/// std::nullopt.
+std::optional<int64_t> parseBatch(llvm::StringRef text);
 
 /// Everything the builder needs to know; defaults as in PyTorch.
 struct TrainStepOptions {
