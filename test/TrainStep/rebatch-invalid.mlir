@@ -1,9 +1,12 @@
 // RUN: amp-opt %s --split-input-file --amp-rebatch="batch=8" -verify-diagnostics
-// A bad batch= value names the option (located on the module).
+// A bad batch= value names the option (located on the module); so does the
+// builder's.
 // RUN: not amp-opt %s --split-input-file --amp-rebatch="batch=-2" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not amp-opt %s --split-input-file --amp-rebatch="batch=eight" 2>&1 | FileCheck %s --check-prefix=WORD
+// RUN: not amp-opt %s --split-input-file --amp-build-train-step="batch=1.5" 2>&1 | FileCheck %s --check-prefix=BUILD
 // BAD: error: amp-rebatch: batch=-2: must be a batch size >= 1 or dynamic (0 or no batch: the batch the model was traced at)
 // WORD: error: amp-rebatch: batch=eight: must be a batch size >= 1 or dynamic
+// BUILD: error: amp-build-train-step: batch=1.5: must be a batch size >= 1 or dynamic
 
 // Attention as gpt3_layernorm_linear_mha_1head.mlir has it: the scores
 // matmul contracts over the tokens, which are dimension 0 of the input.

@@ -50,6 +50,11 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     `input=<index>` or the first float tensor argument not named as a
     parameter.
 
+    Re-batching (`batch=`): the model is first re-batched from the batch it
+    was traced at (dimension 0 of the input) to `batch=N` or
+    `batch=dynamic`, as `amp-rebatch` does (its description has the rules
+    and errors); absent or 0 keeps the traced batch.
+
     Losses (`loss=`, in f32, mean reduction as in PyTorch):
     `softmax-cross-entropy` (default; output: batch x classes logits, adds a
     `label` argument tensor<B x i32>; loss = mean_i logsumexp(z_i) - z_{i,
@@ -69,7 +74,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     the formulas and their sources.
 
     Errors, located on the module, the function, the argument or the op:
-    invalid option values (each names the option), no model function (or
+    invalid option values (each names the option), a model that cannot be
+    re-batched (amp-rebatch's errors, naming the op that mixes examples),
+    no model function (or
     several without function=), a declaration, several blocks, other than
     one result, an output that does not fit the loss (not batch x classes
     for softmax-cross-entropy, not a tensor<f32> for loss=none, dynamic
@@ -99,6 +106,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     Option<"input", "input", "int64_t", /*default=*/"-1",
            "The input argument (default: the first float tensor argument "
            "that is not a parameter)">,
+    Option<"batch", "batch", "std::string", /*default=*/"\"\"",
+           "Re-batch the model to this batch size, or dynamic (absent or 0: "
+           "the batch it was traced at)">,
     Option<"loss", "loss", "::mlir::amp::trainstep::LossKind",
            /*default=*/"::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy",
            "The loss of the model's output", [{::llvm::cl::values(
@@ -157,6 +167,7 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     to `batch=N` or `batch=dynamic`: every type, reshape, broadcast, init
     and splat constant whose dimension derives from the input's batch,
     through the whole graph, and the function's signature.
+    `amp-build-train-step batch=` runs the same rewrite first.
 
     The batch is followed forward: linalg ops (generic and named) by their
     indexing maps (the loop that reads an operand's batch is the batch loop;

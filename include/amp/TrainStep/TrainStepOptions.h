@@ -76,6 +76,10 @@ struct TrainStepOptions {
   /// The model's input argument; -1: the first float tensor argument that
   /// is not selected as a parameter.
   int64_t input = -1;
+  /// Re-batch the model first (Rebatch.h): "" or "0" keeps the traced
+  /// batch, a size >= 1 or "dynamic" rewrites dimension 0 of the input and
+  /// everything derived from it.
+  std::string batch;
 
   LossKind loss = LossKind::SoftmaxCrossEntropy;
   OptimizerKind optimizer = OptimizerKind::Momentum;

@@ -109,5 +109,9 @@ std::string TrainStepOptions::validate() const {
     return bad("input", double(input),
                "must be an argument index (or -1: the first float tensor "
                "argument that is not a parameter)");
+  if (!parseBatch(batch))
+    return "batch=" + batch +
+           ": must be a batch size >= 1 or dynamic (0 or no batch: the "
+           "batch the model was traced at)";
   return "";
 }
