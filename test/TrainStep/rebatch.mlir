@@ -6,6 +6,7 @@
 // No batch, batch=0 or the traced batch: nothing changes.
 // RUN: amp-opt %s --split-input-file --amp-rebatch | FileCheck %s --check-prefix=SAME
 // RUN: amp-opt %s --split-input-file --amp-rebatch="batch=0" | FileCheck %s --check-prefix=SAME
+// RUN: amp-opt %s --split-input-file --amp-rebatch="batch=1" | FileCheck %s --check-prefix=SAME
 
 // A linear layer in torch-mlir's form (weight transposed, bias broadcast
 // along the rows): the input, the fill, the matmul and the bias add become

@@ -132,9 +132,8 @@ static bool usesIndexOf(linalg::LinalgOp op, unsigned loop) {
   if (!generic)
     return false;
   bool found = false;
-  generic.getBody()->walk([&](linalg::IndexOp index) {
-    found |= index.getDim() == loop;
-  });
+  generic.getBody()->walk(
+      [&](linalg::IndexOp index) { found |= index.getDim() == loop; });
   return found;
 }
 
@@ -156,8 +155,8 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
     return false;
   // A broadcast along `pos`: no input reads the loop that writes it.
   OpOperand *init = linalgOp.getDpsInitOperand(0);
-  auto loop =
-      dyn_cast<AffineDimExpr>(linalgOp.getMatchingIndexingMap(init).getResult(pos));
+  auto loop = dyn_cast<AffineDimExpr>(
+      linalgOp.getMatchingIndexingMap(init).getResult(pos));
   if (!loop || linalgOp.getIteratorTypesArray()[loop.getPosition()] !=
                    utils::IteratorType::parallel)
     return false;
@@ -187,9 +186,7 @@ LogicalResult Rebatcher::visit(Operation *op) {
       if (it == dims.end() || it->second.kind != BatchDim::Batched ||
           it->second.pos != 0)
         return error(op) << "result #" << i << " of @" << model.getSymName()
-                         << " ("
-                         << v.getType()
-                         << ") does not have the batch ("
+                         << " (" << v.getType() << ") does not have the batch ("
                          << batchOrigin()
                          << ") in dimension 0; the training-step contract "
                             "needs the batch in dimension 0 of the output";
@@ -209,10 +206,9 @@ LogicalResult Rebatcher::visit(Operation *op) {
   for (OpOperand *operand : batchedOperands)
     if (operand->getOwner() != op)
       return error(operand->getOwner())
-             << "'" << operand->getOwner()->getName()
-             << "' inside '" << op->getName()
-             << "' reads a value that carries the batch (" << batchOrigin()
-             << "); it would read across examples";
+             << "'" << operand->getOwner()->getName() << "' inside '"
+             << op->getName() << "' reads a value that carries the batch ("
+             << batchOrigin() << "); it would read across examples";
 
   auto record = [&](Value result, BatchDim bd) {
     dims[result] = bd;
@@ -279,9 +275,8 @@ LogicalResult Rebatcher::visit(Operation *op) {
     };
     if (!isStaticZero(pad.getMixedLowPad()[p]) ||
         !isStaticZero(pad.getMixedHighPad()[p]))
-      return error(op) << "'tensor.pad' pads dimension " << p
-                       << ", the batch (" << batchOrigin()
-                       << "); it cannot be re-batched";
+      return error(op) << "'tensor.pad' pads dimension " << p << ", the batch ("
+                       << batchOrigin() << "); it cannot be re-batched";
     record(pad.getResult(), {BatchDim::Batched, p});
     return success();
   }
@@ -292,8 +287,9 @@ LogicalResult Rebatcher::visit(Operation *op) {
       if (it == dims.end() || it->second.pos != p)
         return error(op) << "'tensor.concat' joins a value that carries the "
                             "batch in dimension "
-                         << p << " with one that does not; it cannot be "
-                                 "re-batched";
+                         << p
+                         << " with one that does not; it cannot be "
+                            "re-batched";
     }
     if (concat.getDim() == p)
       return error(op) << "'tensor.concat' concatenates along the batch ("
@@ -316,8 +312,8 @@ LogicalResult Rebatcher::visit(Operation *op) {
     llvm::SmallBitVector dropped = slice.getDroppedDims();
     if (!offset || *offset != 0 || !size || *size != traced || !stride ||
         *stride != 1 || dropped.test(p))
-      return error(op) << "'tensor.extract_slice' takes part of dimension "
-                       << p << ", the batch (" << batchOrigin()
+      return error(op) << "'tensor.extract_slice' takes part of dimension " << p
+                       << ", the batch (" << batchOrigin()
                        << "); only a slice of the whole batch can be "
                           "re-batched";
     unsigned q = p;
@@ -328,10 +324,9 @@ LogicalResult Rebatcher::visit(Operation *op) {
   }
   OpOperand *first = batchedOperands.front();
   return error(op) << "'" << op->getName() << "' takes operand #"
-                   << first->getOperandNumber()
-                   << ", which carries the batch (" << batchOrigin()
-                   << "), and re-batching does not know how '" << op->getName()
-                   << "' treats it";
+                   << first->getOperandNumber() << ", which carries the batch ("
+                   << batchOrigin() << "), and re-batching does not know how '"
+                   << op->getName() << "' treats it";
 }
 
 LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
@@ -374,10 +369,10 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
     } else if (isZero(e) && traced == 1) {
       deferred.push_back(&operand);
     } else {
-      return error(op) << "'" << op->getName() << "' reads dimension "
-                       << bd.pos << " of operand #"
-                       << operand.getOperandNumber() << ", the batch ("
-                       << batchOrigin() << "), with " << str(e)
+      return error(op) << "'" << op->getName() << "' reads dimension " << bd.pos
+                       << " of operand #" << operand.getOperandNumber()
+                       << ", the batch (" << batchOrigin() << "), with "
+                       << str(e)
                        << "; only a loop of its own keeps examples apart, so "
                           "it cannot be re-batched";
     }
@@ -416,9 +411,8 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
         return diag;
       }
       return error(op) << "'" << op->getName() << "' broadcasts operand #"
-                       << operand->getOperandNumber()
-                       << ", whose dimension " << bd.pos
-                       << " is the batch (" << batchOrigin()
+                       << operand->getOperandNumber() << ", whose dimension "
+                       << bd.pos << " is the batch (" << batchOrigin()
                        << "), to a dimension that is not the batch; it cannot "
                           "be re-batched";
     }
@@ -457,8 +451,8 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
     }
     if (reads.size() > 1)
       return error(op) << "'" << op->getName() << "' reads loop d" << l
-                       << ", the batch, in several dimensions of operand #"
-                       << n << "; it cannot be re-batched";
+                       << ", the batch, in several dimensions of operand #" << n
+                       << "; it cannot be re-batched";
     bool isInit = op.isDpsInit(&operand);
     auto it = dims.find(operand.get());
     int64_t batchPos = -1;
@@ -544,8 +538,8 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
     } else if (traced == 1 && group.front() == int64_t(src.pos)) {
       dims[op.getResult()] = {BatchDim::Squeezed, unsigned(g), op};
     } else {
-      return error(op) << "'tensor.collapse_shape' merges dimension "
-                       << src.pos << ", the batch (" << batchOrigin()
+      return error(op) << "'tensor.collapse_shape' merges dimension " << src.pos
+                       << ", the batch (" << batchOrigin()
                        << "), with other dimensions (" << srcType << " into "
                        << op.getResultType()
                        << "), so the model flattens across the batch; it "
@@ -575,15 +569,14 @@ LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
         pos = d;
         break;
       }
-    bool unitRest = pos && llvm::all_of(group, [&](int64_t d) {
-                      return d == int64_t(*pos) ||
-                             resultType.getDimSize(d) == 1;
-                    });
+    bool unitRest =
+        pos && llvm::all_of(group, [&](int64_t d) {
+          return d == int64_t(*pos) || resultType.getDimSize(d) == 1;
+        });
     if (!unitRest)
       return error(op) << "'tensor.expand_shape' splits dimension " << src.pos
                        << ", the batch (" << batchOrigin() << "), into "
-                       << resultType
-                       << "; it cannot be re-batched";
+                       << resultType << "; it cannot be re-batched";
     dims[op.getResult()] = {BatchDim::Batched, *pos};
   }
   tracedTypes[op.getResult()] = resultType;
@@ -644,8 +637,8 @@ Value Rebatcher::resize(Value value, unsigned pos) {
     SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
     sizes[pos] = batchSizeOfr(b);
     b.setInsertionPointAfter(def);
-    result = tensor::EmptyOp::create(b, def->getLoc(), sizes,
-                                     type.getElementType());
+    result =
+        tensor::EmptyOp::create(b, def->getLoc(), sizes, type.getElementType());
   } else if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
     auto dense = cast<DenseElementsAttr>(constant.getValue());
     b.setInsertionPointAfter(def);
@@ -662,8 +655,8 @@ Value Rebatcher::resize(Value value, unsigned pos) {
                                             type.getElementType());
       Value scalar = arith::ConstantOp::create(
           b, def->getLoc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-      result = linalg::FillOp::create(b, def->getLoc(), scalar, empty)
-                   .getResult(0);
+      result =
+          linalg::FillOp::create(b, def->getLoc(), scalar, empty).getResult(0);
     }
   } else {
     auto linalgOp = cast<linalg::LinalgOp>(def);
@@ -692,8 +685,7 @@ Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
   for (int64_t d : type.getShape())
     sizes.push_back(b.getIndexAttr(d));
   sizes[pos] = batchSizeOfr(b);
-  Value empty =
-      tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   MLIRContext *ctx = b.getContext();
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<AffineExpr> in(identity.getResults());
@@ -711,8 +703,7 @@ Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
   return generic.getResult(0);
 }
 
-void Rebatcher::rewriteLinalg(linalg::LinalgOp op,
-                              const LinalgChange &change) {
+void Rebatcher::rewriteLinalg(linalg::LinalgOp op, const LinalgChange &change) {
   for (auto [n, pos] : change.resize)
     op->setOperand(n, resize(op->getOperand(n), pos));
   for (auto [n, pos] : change.broadcast)
@@ -746,8 +737,7 @@ void Rebatcher::rewriteCollapse(tensor::CollapseShapeOp op) {
   Value src = op.getSrc();
   if (bd.kind == BatchDim::Squeezed) {
     // The batch becomes a group of its own, before the rest of its group.
-    ReassociationIndices rest(groups[bd.pos].begin() + 1,
-                              groups[bd.pos].end());
+    ReassociationIndices rest(groups[bd.pos].begin() + 1, groups[bd.pos].end());
     groups[bd.pos] = {groups[bd.pos].front()};
     groups.insert(groups.begin() + bd.pos + 1, rest);
   }
@@ -868,16 +858,16 @@ LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model, unsigned input,
   auto type = dyn_cast<RankedTensorType>(arg.getType());
   if (!type || type.getRank() < 1)
     return fail(arg.getLoc())
-           << "the input, argument #" << input << " of @"
-           << model.getSymName() << ", has type " << arg.getType()
+           << "the input, argument #" << input << " of @" << model.getSymName()
+           << ", has type " << arg.getType()
            << "; its dimension 0 is the batch, so it must be a ranked tensor";
   int64_t traced = type.getDimSize(0);
   if (traced == batch)
     return success();
   if (type.isDynamicDim(0))
     return fail(arg.getLoc())
-           << "the input, argument #" << input << " of @"
-           << model.getSymName() << " (" << type
+           << "the input, argument #" << input << " of @" << model.getSymName()
+           << " (" << type
            << "), has a dynamic batch already; re-batch to dynamic or not at "
               "all";
   if (auto module = model->getParentOfType<ModuleOp>())
