@@ -50,6 +50,11 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     `input=<index>` or the first float tensor argument not named as a
     parameter.
 
+    Re-batching (`batch=`): the model is first re-batched from the batch it
+    was traced at (dimension 0 of the input) to `batch=N` or
+    `batch=dynamic`, as `amp-rebatch` does (its description has the rules
+    and errors); absent or 0 keeps the traced batch.
+
     Losses (`loss=`, in f32, mean reduction as in PyTorch):
     `softmax-cross-entropy` (default; output: batch x classes logits, adds a
     `label` argument tensor<B x i32>; loss = mean_i logsumexp(z_i) - z_{i,
@@ -69,7 +74,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     the formulas and their sources.
 
     Errors, located on the module, the function, the argument or the op:
-    invalid option values (each names the option), no model function (or
+    invalid option values (each names the option), a model that cannot be
+    re-batched (amp-rebatch's errors, naming the op that mixes examples),
+    no model function (or
     several without function=), a declaration, several blocks, other than
     one result, an output that does not fit the loss (not batch x classes
     for softmax-cross-entropy, not a tensor<f32> for loss=none, dynamic
@@ -99,6 +106,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     Option<"input", "input", "int64_t", /*default=*/"-1",
            "The input argument (default: the first float tensor argument "
            "that is not a parameter)">,
+    Option<"batch", "batch", "std::string", /*default=*/"\"\"",
+           "Re-batch the model to this batch size, or dynamic (absent or 0: "
+           "the batch it was traced at)">,
     Option<"loss", "loss", "::mlir::amp::trainstep::LossKind",
            /*default=*/"::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy",
            "The loss of the model's output", [{::llvm::cl::values(
@@ -142,6 +152,63 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect",
     "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
+  let summary = "Rewrite a forward model traced at batch B to batch N or a "
+                "dynamic batch";
+  let description = [{
+    torch-mlir traces a model at one batch size (usually 1) and writes it
+    into every type. This pass rewrites the model function (`function=`, or
+    the only public func.func with a body) from the batch it was traced at,
+    dimension 0 of the input (`input=`, or the first float tensor argument),
+    to `batch=N` or `batch=dynamic`: every type, reshape, broadcast, init
+    and splat constant whose dimension derives from the input's batch,
+    through the whole graph, and the function's signature.
+    `amp-build-train-step batch=` runs the same rewrite first.
+
+    The batch is followed forward: linalg ops (generic and named) by their
+    indexing maps (the loop that reads an operand's batch is the batch loop;
+    every dimension it indexes is batched), tensor.pad (not padding the
+    batch), tensor.collapse_shape / expand_shape (the batch a group of its
+    own, or with unit dimensions), tensor.concat (not along the batch),
+    tensor.extract_slice (all of the batch), elementwise arith and math ops.
+    An init or broadcast operand the batch loop indexes (`tensor.empty`,
+    `linalg.fill` of one, a splat constant, a linalg op broadcasting along
+    that dimension) is rebuilt at the new size (`tensor.dim` of the input
+    for a dynamic batch); a size-1 input is broadcast. Traced at batch 1,
+    torch-mlir's size-1 broadcasts of the batch (`(d0, d1) -> (0, d1)`) and
+    its collapse of the batch before a broadcast re-adds it (matmul's batch
+    dimensions) are read as the batch.
+
+    Errors, located on the op and naming it ("amp-rebatch: batch=8:
+    'linalg.matmul' contracts over the batch dimension ..."): a reduction or
+    contraction over the batch, two operands whose batches different loops
+    read, a collapse or expand that merges or splits the batch with other
+    dimensions (a flatten across the batch), a pad, concat or slice along
+    the batch, an operand of the traced batch size that does not derive
+    from the input, an op that takes a batched value and is not one of the
+    above, a result whose dimension 0 is not the batch, a dynamic traced
+    batch re-batched to a size, an invalid `batch=` value, and a function
+    other operations refer to. The module is unchanged on error; a `batch`
+    equal to the traced one changes nothing.
+  }];
+  let options = [
+    Option<"batch", "batch", "std::string", /*default=*/"\"\"",
+           "The new batch size (>= 1) or dynamic; absent or 0: nothing "
+           "changes">,
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The model function (default: the only public func.func with a "
+           "body)">,
+    Option<"input", "input", "int64_t", /*default=*/"-1",
+           "The input argument, whose dimension 0 is the batch (default: "
+           "the first float tensor argument)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect",
     "::mlir::tensor::TensorDialect",
   ];
 }

@@ -13,6 +13,8 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,15 @@ enum class OptimizerKind {
 llvm::StringRef stringifyLossKind(LossKind kind);
 llvm::StringRef stringifyOptimizerKind(OptimizerKind kind);
 
+/// The batch= value that asks for a dynamic batch (`?`); equal to
+/// mlir::ShapedType::kDynamic.
+constexpr int64_t kDynamicBatch = std::numeric_limits<int64_t>::min();
+
+/// Parses a batch= value: "" or "0" is 0 (no re-batching), "dynamic" is
+/// kDynamicBatch, a decimal integer >= 1 is itself; anything else is
+/// std::nullopt.
+std::optional<int64_t> parseBatch(llvm::StringRef text);
+
 /// Everything the builder needs to know; defaults as in PyTorch.
 struct TrainStepOptions {
   /// The model function; empty: the only public func.func with a body.
@@ -65,6 +76,10 @@ struct TrainStepOptions {
   /// The model's input argument; -1: the first float tensor argument that
   /// is not selected as a parameter.
   int64_t input = -1;
+  /// Re-batch the model first (Rebatch.h): "" or "0" keeps the traced
+  /// batch, a size >= 1 or "dynamic" rewrites dimension 0 of the input and
+  /// everything derived from it.
+  std::string batch;
 
   LossKind loss = LossKind::SoftmaxCrossEntropy;
   OptimizerKind optimizer = OptimizerKind::Momentum;

@@ -17,11 +17,13 @@
 #include "amp/TrainStep/Losses.h"
 #include "amp/TrainStep/Optimizers.h"
 #include "amp/TrainStep/ParameterSelection.h"
+#include "amp/TrainStep/Rebatch.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -281,6 +283,24 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   if (failed(found) || failed(checkModel(module, *found)))
     return failure();
   func::FuncOp model = *found;
+  // batch=: the steps are built from a re-batched copy of the model, so
+  // that the module is unchanged on error (and callers of the model keep
+  // its signature).
+  func::FuncOp original = model, rebatched;
+  llvm::scope_exit eraseCopy([&]() {
+    if (rebatched)
+      rebatched.erase();
+  });
+  if (int64_t batch = *parseBatch(options.batch); batch != 0) {
+    FailureOr<ParameterPlan> traced = selectParameters(model, options);
+    if (failed(traced))
+      return failure();
+    rebatched = model.clone();
+    if (failed(
+            rebatch(rebatched, traced->input, batch, "amp-build-train-step")))
+      return failure();
+    model = rebatched;
+  }
   Operation *ret = model.getBody().front().getTerminator();
 
   FailureOr<Type> supervision =
@@ -330,8 +350,8 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   SmallVector<StateSlot> state = optimizerState(
       options.optimizer, paramTypes, paramNames, module.getContext());
 
-  OpBuilder b(model);
-  b.setInsertionPointAfter(model);
+  OpBuilder b(original);
+  b.setInsertionPointAfter(original);
   BuiltSteps steps;
   steps.train = createTrainFunction(b, model, *plan, state, supervisionArg);
   auto eraseBuilt = [&]() {
@@ -361,8 +381,8 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     eraseBuilt();
     return failure();
   }
-  if (SymbolTable::symbolKnownUseEmpty(model, module))
-    model.erase();
+  if (SymbolTable::symbolKnownUseEmpty(original, module))
+    original.erase();
   eraseUnusedPrivateData(module);
   return steps;
 }

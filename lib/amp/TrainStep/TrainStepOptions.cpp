@@ -36,6 +36,18 @@ mlir::amp::trainstep::stringifyOptimizerKind(OptimizerKind kind) {
   return "?";
 }
 
+std::optional<int64_t> mlir::amp::trainstep::parseBatch(llvm::StringRef text) {
+  if (text.empty())
+    return 0;
+  if (text == "dynamic")
+    return kDynamicBatch;
+  int64_t value = 0;
+  // getAsInteger fails on trailing text, signs are rejected below.
+  if (text.getAsInteger(10, value) || value < 0 || text.starts_with("+"))
+    return std::nullopt;
+  return value;
+}
+
 double TrainStepOptions::effectiveLearningRate() const {
   if (lr != 0)
     return lr;
@@ -97,5 +109,9 @@ std::string TrainStepOptions::validate() const {
     return bad("input", double(input),
                "must be an argument index (or -1: the first float tensor "
                "argument that is not a parameter)");
+  if (!parseBatch(batch))
+    return "batch=" + batch +
+           ": must be a batch size >= 1 or dynamic (0 or no batch: the "
+           "batch the model was traced at)";
   return "";
 }

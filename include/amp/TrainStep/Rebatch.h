@@ -1,0 +1,71 @@
+//===- Rebatch.h - re-batch a forward model ---------------------*- C++ -*-===//
+//
+// `amp-rebatch` and `amp-build-train-step batch=`: a forward model traced at
+// batch B (torch-mlir exports are traced at one batch size, usually 1)
+// becomes the same model at batch N, or at a dynamic batch. Analysis first
+// (which dimension of which value is the batch, and what each op needs),
+// then one rewrite; the function is unchanged on error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_TRAINSTEP_REBATCH_H
+#define AMP_TRAINSTEP_REBATCH_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <cstdint>
+
+namespace mlir::amp::trainstep {
+
+/// Re-batches `model` (a func.func with a single-block body) from the batch
+/// it was traced at, dimension 0 of argument `input` (a static ranked
+/// tensor), to `batch` (>= 1, or ShapedType::kDynamic for `?`).
+///
+/// The batch is propagated forward from dimension 0 of the input, through
+/// linalg ops (generic and named: by their indexing maps, the loop dimension
+/// that reads the batch of an operand is the batch loop, and every operand
+/// and result dimension it indexes is batched), tensor.pad (no padding of
+/// the batch), tensor.collapse_shape / expand_shape (the batch stays a group
+/// of its own, or with unit dimensions), tensor.concat (not along the
+/// batch), tensor.extract_slice (the whole batch), and elementwise arith /
+/// math ops on tensors. Every batched dimension then changes from B to
+/// `batch`, and the function's signature with it:
+///
+/// - An operand the batch loop reads that does not come from the input (an
+///   init `tensor.empty`, a `linalg.fill` of one, a splat constant, or a
+///   linalg op that broadcasts one along that dimension) is rebuilt at the
+///   new size (for a dynamic batch, `tensor.empty` gets `tensor.dim` of the
+///   input); a size-1 input of a linalg.generic is read with a constant 0
+///   (a broadcast), and one of a named op is broadcast first.
+/// - Traced at B = 1, torch-mlir writes broadcasts of the batch as constant
+///   0 in indexing maps (`(d0, d1) -> (0, d1)`) and squeezes it with
+///   collapse_shape before a broadcast re-adds it (matmul's batch
+///   dimensions). A batched operand read with 0 is read with the batch loop
+///   (the loop the first output indexes at the aligned position); a
+///   collapse that merges a size-1 batch with the following dimensions
+///   keeps the batch apart, and the linalg op that broadcasts the result
+///   over a size-1 leading loop reads the batch with that loop.
+///
+/// Errors, located on the op that mixes examples and naming it: a
+/// reduction or contraction over the batch loop (`linalg.matmul` with the
+/// batch as k, a sum over the batch), an op that reads the batch of two
+/// operands with different loops, a read of the batch with another
+/// expression than a loop (or a constant 0 at B = 1), an output (init) the
+/// batch loop does not index, a collapse or expand that merges or splits
+/// the batch with other dimensions (at B = 1: a collapse whose result no op
+/// broadcasts back, located on the collapse with a note at the user), a
+/// concat or pad along the batch, a slice of part of the batch, an operand
+/// of the traced batch size that does not derive from the input, an op this
+/// analysis does not know that takes a batched value, a result whose
+/// dimension 0 is not the batch, a dynamic traced batch with a static
+/// `batch`, and a model another function calls. Each starts with `prefix`
+/// ("amp-rebatch", "amp-build-train-step") and the batch= value.
+///
+/// `batch` equal to the traced batch (or kDynamic for a dynamic input):
+/// success, nothing changes.
+LogicalResult rebatch(func::FuncOp model, unsigned input, int64_t batch,
+                      StringRef prefix);
+
+} // namespace mlir::amp::trainstep
+
+#endif // AMP_TRAINSTEP_REBATCH_H

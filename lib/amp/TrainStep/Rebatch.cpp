@@ -1,0 +1,884 @@
+//===- Rebatch.cpp - re-batch a forward model -----------------------------===//
+//
+// Analysis first: walk the body in program order and give every value that
+// derives from the input's batch the position of its batch dimension, and
+// every linalg op the indexing maps and operand replacements it needs; any
+// op that mixes examples is an error there. Then one rewrite: new types,
+// rebuilt inits and broadcasts, new maps, rebuilt reshapes and slices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/TrainStep/Rebatch.h"
+
+#include "amp/TrainStep/TrainStepOptions.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace mlir::amp::trainstep;
+
+static_assert(kDynamicBatch == ShapedType::kDynamic,
+              "batch=dynamic is ShapedType::kDynamic");
+
+namespace {
+
+/// Where a value keeps the batch.
+struct BatchDim {
+  /// Batched: dimension `pos` is the batch. Squeezed: traced at batch 1 with
+  /// the batch collapsed away; the re-batched value has the batch inserted
+  /// at `pos` (one more dimension than the traced value).
+  enum Kind { Batched, Squeezed } kind;
+  unsigned pos;
+  /// Squeezed: the collapse_shape that squeezed it (for the error).
+  Operation *squeezedBy = nullptr;
+};
+
+/// What the rewrite does to one linalg op.
+struct LinalgChange {
+  SmallVector<AffineMap> maps;
+  bool mapsChanged = false;
+  /// (operand number, dimension): operand rebuilt at the new batch size
+  /// (a broadcast value: empty, fill, splat, broadcasting linalg op).
+  SmallVector<std::pair<unsigned, unsigned>> resize;
+  /// (operand number, dimension): size-1 operand broadcast to the batch.
+  SmallVector<std::pair<unsigned, unsigned>> broadcast;
+};
+
+class Rebatcher {
+public:
+  Rebatcher(func::FuncOp model, unsigned input, int64_t traced, int64_t batch,
+            StringRef prefix)
+      : model(model), input(input), traced(traced), batch(batch),
+        prefix(prefix) {}
+
+  LogicalResult analyze();
+  void rewrite();
+
+private:
+  InFlightDiagnostic error(Operation *op);
+  std::string batchOrigin() const;
+  LogicalResult visit(Operation *op);
+  LogicalResult visitLinalg(linalg::LinalgOp op);
+  LogicalResult visitCollapse(tensor::CollapseShapeOp op, BatchDim src);
+  LogicalResult visitExpand(tensor::ExpandShapeOp op, BatchDim src);
+  bool isResizable(Value value, unsigned pos);
+
+  RankedTensorType newType(Value traced) const;
+  Value batchSize(OpBuilder &b);
+  OpFoldResult batchSizeOfr(OpBuilder &b);
+  Value resize(Value value, unsigned pos);
+  Value broadcastAlong(Value value, unsigned pos);
+  void rewriteLinalg(linalg::LinalgOp op, const LinalgChange &change);
+  void rewriteCollapse(tensor::CollapseShapeOp op);
+  void rewriteExpand(tensor::ExpandShapeOp op);
+  void rewriteExtract(tensor::ExtractSliceOp op);
+
+  func::FuncOp model;
+  unsigned input;
+  int64_t traced, batch;
+  std::string prefix;
+  /// The batch of every value that derives from the input's.
+  llvm::DenseMap<Value, BatchDim> dims;
+  /// The traced type of every value in `dims` (the rewrite changes types).
+  llvm::DenseMap<Value, RankedTensorType> tracedTypes;
+  llvm::DenseMap<Operation *, LinalgChange> linalgChanges;
+  /// Rewrite: rebuilt values, by (traced value, dimension).
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> resized, broadcasts;
+  /// Rewrite: the ops `resize` rebuilt; erased when nothing else uses them.
+  llvm::SmallPtrSet<Operation *, 16> rebuilt;
+  Value dynamicSize;
+};
+
+} // namespace
+
+InFlightDiagnostic Rebatcher::error(Operation *op) {
+  InFlightDiagnostic diag = op->emitError();
+  diag << prefix << ": batch=";
+  if (batch == ShapedType::kDynamic)
+    diag << "dynamic";
+  else
+    diag << batch;
+  diag << ": ";
+  return diag;
+}
+
+std::string Rebatcher::batchOrigin() const {
+  return "dimension 0 of the input, argument #" + std::to_string(input);
+}
+
+/// How messages print an indexing expression ("d0 + d5").
+static std::string str(AffineExpr e) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  e.print(os);
+  return text;
+}
+
+static bool isZero(AffineExpr e) {
+  auto c = dyn_cast<AffineConstantExpr>(e);
+  return c && c.getValue() == 0;
+}
+
+static bool usesIndexOf(linalg::LinalgOp op, unsigned loop) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic)
+    return false;
+  bool found = false;
+  generic.getBody()->walk(
+      [&](linalg::IndexOp index) { found |= index.getDim() == loop; });
+  return found;
+}
+
+bool Rebatcher::isResizable(Value value, unsigned pos) {
+  if (dims.count(value))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  Operation *def = value.getDefiningOp();
+  if (!type || !def || pos >= type.getRank() || type.isDynamicDim(pos))
+    return false;
+  if (isa<tensor::EmptyOp>(def))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    return dense && dense.isSplat();
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
+  if (!linalgOp || linalgOp.getNumDpsInits() != 1 || def->getNumResults() != 1)
+    return false;
+  // A broadcast along `pos`: no input reads the loop that writes it.
+  OpOperand *init = linalgOp.getDpsInitOperand(0);
+  auto loop = dyn_cast<AffineDimExpr>(
+      linalgOp.getMatchingIndexingMap(init).getResult(pos));
+  if (!loop || linalgOp.getIteratorTypesArray()[loop.getPosition()] !=
+                   utils::IteratorType::parallel)
+    return false;
+  for (OpOperand *in : linalgOp.getDpsInputOperands())
+    if (linalgOp.getMatchingIndexingMap(in).isFunctionOfDim(loop.getPosition()))
+      return false;
+  if (usesIndexOf(linalgOp, loop.getPosition()))
+    return false;
+  return isResizable(init->get(), pos);
+}
+
+LogicalResult Rebatcher::analyze() {
+  Block &body = model.getBody().front();
+  BlockArgument arg = model.getArgument(input);
+  dims[arg] = {BatchDim::Batched, 0};
+  tracedTypes[arg] = cast<RankedTensorType>(arg.getType());
+  for (Operation &op : body)
+    if (failed(visit(&op)))
+      return failure();
+  return success();
+}
+
+LogicalResult Rebatcher::visit(Operation *op) {
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+      auto it = dims.find(v);
+      if (it == dims.end() || it->second.kind != BatchDim::Batched ||
+          it->second.pos != 0)
+        return error(op) << "result #" << i << " of @" << model.getSymName()
+                         << " (" << v.getType() << ") does not have the batch ("
+                         << batchOrigin()
+                         << ") in dimension 0; the training-step contract "
+                            "needs the batch in dimension 0 of the output";
+    }
+    return success();
+  }
+
+  // Which operands (here or in nested regions) carry the batch.
+  SmallVector<OpOperand *> batchedOperands;
+  op->walk([&](Operation *nested) {
+    for (OpOperand &operand : nested->getOpOperands())
+      if (dims.count(operand.get()))
+        batchedOperands.push_back(&operand);
+  });
+  if (batchedOperands.empty())
+    return success();
+  for (OpOperand *operand : batchedOperands)
+    if (operand->getOwner() != op)
+      return error(operand->getOwner())
+             << "'" << operand->getOwner()->getName() << "' inside '"
+             << op->getName() << "' reads a value that carries the batch ("
+             << batchOrigin() << "); it would read across examples";
+
+  auto record = [&](Value result, BatchDim bd) {
+    dims[result] = bd;
+    tracedTypes[result] = cast<RankedTensorType>(result.getType());
+  };
+  auto single = [&]() { return dims.lookup(batchedOperands.front()->get()); };
+  auto notSqueezed = [&]() -> LogicalResult {
+    for (OpOperand *operand : batchedOperands)
+      if (BatchDim bd = dims.lookup(operand->get());
+          bd.kind == BatchDim::Squeezed) {
+        InFlightDiagnostic diag =
+            error(bd.squeezedBy)
+            << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
+            << ") with other dimensions, so the model flattens across the "
+               "batch; it cannot be re-batched";
+        diag.attachNote(op->getLoc())
+            << "used by '" << op->getName()
+            << "', which does not broadcast it back over a batch loop";
+        return diag;
+      }
+    return success();
+  };
+
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return visitLinalg(linalgOp);
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
+    return visitCollapse(collapse, single());
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    return visitExpand(expand, single());
+  // Elementwise ops on tensors (arith, math): every tensor operand carries
+  // the batch in the same dimension.
+  if (op->hasTrait<OpTrait::Elementwise>() && op->getNumResults() >= 1 &&
+      isa<RankedTensorType>(op->getResult(0).getType())) {
+    BatchDim bd = single();
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<TensorType>(operand.get().getType()))
+        continue;
+      auto it = dims.find(operand.get());
+      if (it == dims.end() || it->second.kind != bd.kind ||
+          it->second.pos != bd.pos)
+        return error(op) << "'" << op->getName() << "' takes operand #"
+                         << operand.getOperandNumber()
+                         << ", which does not carry the batch as operand #"
+                         << batchedOperands.front()->getOperandNumber()
+                         << " does; broadcast it with linalg first";
+    }
+    for (Value result : op->getResults())
+      record(result, bd);
+    return success();
+  }
+  if (failed(notSqueezed()))
+    return failure();
+
+  if (isa<tensor::DimOp>(op))
+    return success();
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    if (batchedOperands.front()->getOperandNumber() != 0)
+      return error(op) << "'tensor.pad' pads with a value that carries the "
+                          "batch; it cannot be re-batched";
+    unsigned p = single().pos;
+    auto isStaticZero = [](OpFoldResult r) {
+      std::optional<int64_t> c = getConstantIntValue(r);
+      return c && *c == 0;
+    };
+    if (!isStaticZero(pad.getMixedLowPad()[p]) ||
+        !isStaticZero(pad.getMixedHighPad()[p]))
+      return error(op) << "'tensor.pad' pads dimension " << p << ", the batch ("
+                       << batchOrigin() << "); it cannot be re-batched";
+    record(pad.getResult(), {BatchDim::Batched, p});
+    return success();
+  }
+  if (auto concat = dyn_cast<tensor::ConcatOp>(op)) {
+    unsigned p = single().pos;
+    for (Value in : concat.getInputs()) {
+      auto it = dims.find(in);
+      if (it == dims.end() || it->second.pos != p)
+        return error(op) << "'tensor.concat' joins a value that carries the "
+                            "batch in dimension "
+                         << p
+                         << " with one that does not; it cannot be "
+                            "re-batched";
+    }
+    if (concat.getDim() == p)
+      return error(op) << "'tensor.concat' concatenates along the batch ("
+                       << batchOrigin()
+                       << "); it mixes examples and cannot be re-batched";
+    record(concat.getResult(), {BatchDim::Batched, p});
+    return success();
+  }
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+    if (batchedOperands.front()->getOperandNumber() != 0)
+      return error(op) << "'tensor.extract_slice' takes an offset, size or "
+                          "stride from a batched value; it cannot be "
+                          "re-batched";
+    unsigned p = single().pos;
+    std::optional<int64_t> offset =
+        getConstantIntValue(slice.getMixedOffsets()[p]);
+    std::optional<int64_t> size = getConstantIntValue(slice.getMixedSizes()[p]);
+    std::optional<int64_t> stride =
+        getConstantIntValue(slice.getMixedStrides()[p]);
+    llvm::SmallBitVector dropped = slice.getDroppedDims();
+    if (!offset || *offset != 0 || !size || *size != traced || !stride ||
+        *stride != 1 || dropped.test(p))
+      return error(op) << "'tensor.extract_slice' takes part of dimension " << p
+                       << ", the batch (" << batchOrigin()
+                       << "); only a slice of the whole batch can be "
+                          "re-batched";
+    unsigned q = p;
+    for (unsigned i = 0; i < p; ++i)
+      q -= dropped.test(i);
+    record(slice.getResult(), {BatchDim::Batched, q});
+    return success();
+  }
+  OpOperand *first = batchedOperands.front();
+  return error(op) << "'" << op->getName() << "' takes operand #"
+                   << first->getOperandNumber() << ", which carries the batch ("
+                   << batchOrigin() << "), and re-batching does not know how '"
+                   << op->getName() << "' treats it";
+}
+
+LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  std::optional<unsigned> loop;
+  OpOperand *loopFrom = nullptr;
+  SmallVector<OpOperand *> deferred;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto it = dims.find(operand.get());
+    if (it == dims.end())
+      continue;
+    BatchDim bd = it->second;
+    if (bd.kind == BatchDim::Squeezed) {
+      deferred.push_back(&operand);
+      continue;
+    }
+    AffineExpr e = maps[operand.getOperandNumber()].getResult(bd.pos);
+    if (auto d = dyn_cast<AffineDimExpr>(e)) {
+      if (loop && *loop != d.getPosition()) {
+        for (unsigned l : {*loop, d.getPosition()})
+          if (iters[l] != utils::IteratorType::parallel)
+            return error(op)
+                   << "'" << op->getName()
+                   << "' contracts over the batch dimension (" << batchOrigin()
+                   << ", loop d" << l
+                   << " of the op), so the model mixes examples; it cannot "
+                      "be re-batched";
+        return error(op) << "'" << op->getName() << "' reads the batch ("
+                         << batchOrigin() << ") of operand #"
+                         << operand.getOperandNumber() << " with loop d"
+                         << d.getPosition() << " and that of operand #"
+                         << loopFrom->getOperandNumber() << " with loop d"
+                         << *loop
+                         << ", so the model mixes examples; it cannot be "
+                            "re-batched";
+      }
+      loop = d.getPosition();
+      loopFrom = &operand;
+    } else if (isZero(e) && traced == 1) {
+      deferred.push_back(&operand);
+    } else {
+      return error(op) << "'" << op->getName() << "' reads dimension " << bd.pos
+                       << " of operand #" << operand.getOperandNumber()
+                       << ", the batch (" << batchOrigin() << "), with "
+                       << str(e)
+                       << "; only a loop of its own keeps examples apart, so "
+                          "it cannot be re-batched";
+    }
+  }
+  if (!loop) {
+    // Traced at batch 1: a broadcast of the batch (constant 0, or squeezed
+    // away) over a size-1 loop of the first output, aligned to the right.
+    OpOperand *operand = deferred.front();
+    BatchDim bd = dims.lookup(operand->get());
+    int64_t rank = tracedTypes.lookup(operand->get()).getRank() +
+                   (bd.kind == BatchDim::Squeezed ? 1 : 0);
+    std::optional<unsigned> candidate;
+    if (op.getNumDpsInits() >= 1) {
+      AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+      int64_t q = int64_t(bd.pos) + out.getNumResults() - rank;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (q >= 0 && q < out.getNumResults())
+        if (auto d = dyn_cast<AffineDimExpr>(out.getResult(q));
+            d && ranges[d.getPosition()] == 1 &&
+            llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *in) {
+              return op.getMatchingIndexingMap(in).isFunctionOfDim(
+                  d.getPosition());
+            }))
+          candidate = d.getPosition();
+    }
+    if (!candidate) {
+      if (bd.kind == BatchDim::Squeezed) {
+        InFlightDiagnostic diag =
+            error(bd.squeezedBy)
+            << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
+            << ") with other dimensions, so the model flattens across the "
+               "batch; it cannot be re-batched";
+        diag.attachNote(op->getLoc())
+            << "used by '" << op->getName()
+            << "', which does not broadcast it back over a batch loop";
+        return diag;
+      }
+      return error(op) << "'" << op->getName() << "' broadcasts operand #"
+                       << operand->getOperandNumber() << ", whose dimension "
+                       << bd.pos << " is the batch (" << batchOrigin()
+                       << "), to a dimension that is not the batch; it cannot "
+                          "be re-batched";
+    }
+    loop = *candidate;
+  }
+  unsigned l = *loop;
+  if (iters[l] != utils::IteratorType::parallel)
+    return error(op) << "'" << op->getName()
+                     << "' contracts over the batch dimension ("
+                     << batchOrigin() << ", loop d" << l
+                     << " of the op), so the model mixes examples; it cannot "
+                        "be re-batched";
+  if (usesIndexOf(op, l))
+    return error(op) << "'" << op->getName() << "' reads linalg.index " << l
+                     << ", the position in the batch (" << batchOrigin()
+                     << "); it cannot be re-batched";
+
+  MLIRContext *ctx = op.getContext();
+  AffineExpr loopExpr = getAffineDimExpr(l, ctx);
+  LinalgChange change;
+  change.maps = maps;
+  SmallVector<int64_t> initPositions;
+  for (OpOperand &operand : op->getOpOperands()) {
+    unsigned n = operand.getOperandNumber();
+    AffineMap map = maps[n];
+    SmallVector<AffineExpr> results(map.getResults());
+    SmallVector<unsigned> reads;
+    for (auto [i, e] : llvm::enumerate(results)) {
+      if (e == loopExpr)
+        reads.push_back(i);
+      else if (e.isFunctionOfDim(l))
+        return error(op) << "'" << op->getName() << "' indexes operand #" << n
+                         << " with " << str(e) << ", which mixes loop d" << l
+                         << ", the batch (" << batchOrigin()
+                         << "), with other loops; it cannot be re-batched";
+    }
+    if (reads.size() > 1)
+      return error(op) << "'" << op->getName() << "' reads loop d" << l
+                       << ", the batch, in several dimensions of operand #" << n
+                       << "; it cannot be re-batched";
+    bool isInit = op.isDpsInit(&operand);
+    auto it = dims.find(operand.get());
+    int64_t batchPos = -1;
+    if (it != dims.end() && it->second.kind == BatchDim::Squeezed) {
+      if (!reads.empty())
+        return error(op) << "'" << op->getName() << "' reads loop d" << l
+                         << ", the batch, in operand #" << n
+                         << ", whose batch was collapsed away; it cannot be "
+                            "re-batched";
+      batchPos = it->second.pos;
+      results.insert(results.begin() + batchPos, loopExpr);
+    } else if (it != dims.end()) {
+      batchPos = it->second.pos;
+      if (!reads.empty() && reads.front() != it->second.pos)
+        return error(op) << "'" << op->getName() << "' reads loop d" << l
+                         << ", the batch, in dimension " << reads.front()
+                         << " of operand #" << n
+                         << " and the batch of that operand in dimension "
+                         << it->second.pos << "; it cannot be re-batched";
+      results[batchPos] = loopExpr;
+    } else if (reads.empty()) {
+      if (isInit)
+        return error(op) << "'" << op->getName() << "' writes operand #" << n
+                         << " without loop d" << l << ", the batch ("
+                         << batchOrigin()
+                         << "), so it mixes examples; it cannot be "
+                            "re-batched";
+    } else {
+      unsigned p = reads.front();
+      batchPos = p;
+      auto type = cast<RankedTensorType>(operand.get().getType());
+      if (!isInit && isa<linalg::GenericOp>(op) && type.getDimSize(p) == 1) {
+        results[p] = getAffineConstantExpr(0, ctx);
+      } else if (isResizable(operand.get(), p)) {
+        change.resize.push_back({n, p});
+      } else if (!isInit && type.getDimSize(p) == 1) {
+        change.broadcast.push_back({n, p});
+      } else {
+        return error(op) << "operand #" << n << " of '" << op->getName()
+                         << "' (" << type << ") is indexed by loop d" << l
+                         << ", the batch (" << batchOrigin()
+                         << "), but does not derive from the input; it "
+                            "cannot be re-batched";
+      }
+    }
+    if (isInit)
+      initPositions.push_back(batchPos);
+    AffineMap newMap =
+        AffineMap::get(map.getNumDims(), map.getNumSymbols(), results, ctx);
+    if (newMap != map) {
+      change.maps[n] = newMap;
+      change.mapsChanged = true;
+    }
+  }
+  for (auto [result, pos] : llvm::zip_equal(op->getResults(), initPositions)) {
+    dims[result] = {BatchDim::Batched, unsigned(pos)};
+    tracedTypes[result] = cast<RankedTensorType>(result.getType());
+  }
+  linalgChanges[op] = std::move(change);
+  return success();
+}
+
+LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
+                                       BatchDim src) {
+  if (src.kind == BatchDim::Squeezed) {
+    InFlightDiagnostic diag =
+        error(src.squeezedBy)
+        << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
+        << ") with other dimensions, so the model flattens across the batch; "
+           "it cannot be re-batched";
+    diag.attachNote(op.getLoc()) << "collapsed again here";
+    return diag;
+  }
+  RankedTensorType srcType = op.getSrcType();
+  for (auto [g, group] : llvm::enumerate(op.getReassociationIndices())) {
+    if (!llvm::is_contained(group, int64_t(src.pos)))
+      continue;
+    bool unitRest = llvm::all_of(group, [&](int64_t d) {
+      return d == int64_t(src.pos) || srcType.getDimSize(d) == 1;
+    });
+    if (unitRest) {
+      dims[op.getResult()] = {BatchDim::Batched, unsigned(g)};
+    } else if (traced == 1 && group.front() == int64_t(src.pos)) {
+      dims[op.getResult()] = {BatchDim::Squeezed, unsigned(g), op};
+    } else {
+      return error(op) << "'tensor.collapse_shape' merges dimension " << src.pos
+                       << ", the batch (" << batchOrigin()
+                       << "), with other dimensions (" << srcType << " into "
+                       << op.getResultType()
+                       << "), so the model flattens across the batch; it "
+                          "cannot be re-batched";
+    }
+    tracedTypes[op.getResult()] = op.getResultType();
+    return success();
+  }
+  llvm_unreachable("a reassociation covers every dimension");
+}
+
+LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
+  RankedTensorType resultType = op.getResultType();
+  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+  ReassociationIndices group = groups[src.pos];
+  if (src.kind == BatchDim::Squeezed) {
+    if (group.size() < 2 || resultType.getDimSize(group.front()) != 1)
+      return error(src.squeezedBy)
+             << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
+             << ") with other dimensions, and the expand_shape that uses it "
+                "does not split it off again; it cannot be re-batched";
+    dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
+  } else {
+    std::optional<unsigned> pos;
+    for (int64_t d : group)
+      if (resultType.getDimSize(d) == traced) {
+        pos = d;
+        break;
+      }
+    bool unitRest =
+        pos && llvm::all_of(group, [&](int64_t d) {
+          return d == int64_t(*pos) || resultType.getDimSize(d) == 1;
+        });
+    if (!unitRest)
+      return error(op) << "'tensor.expand_shape' splits dimension " << src.pos
+                       << ", the batch (" << batchOrigin() << "), into "
+                       << resultType << "; it cannot be re-batched";
+    dims[op.getResult()] = {BatchDim::Batched, *pos};
+  }
+  tracedTypes[op.getResult()] = resultType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Rewrite
+//===----------------------------------------------------------------------===//
+
+RankedTensorType Rebatcher::newType(Value value) const {
+  RankedTensorType type = tracedTypes.lookup(value);
+  BatchDim bd = dims.lookup(value);
+  SmallVector<int64_t> shape(type.getShape());
+  if (bd.kind == BatchDim::Squeezed)
+    shape.insert(shape.begin() + bd.pos, batch);
+  else
+    shape[bd.pos] = batch;
+  return type.clone(shape);
+}
+
+Value Rebatcher::batchSize(OpBuilder &b) {
+  if (!dynamicSize) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&model.getBody().front());
+    Location loc = model.getArgument(input).getLoc();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    dynamicSize = tensor::DimOp::create(b, loc, model.getArgument(input), zero);
+  }
+  return dynamicSize;
+}
+
+OpFoldResult Rebatcher::batchSizeOfr(OpBuilder &b) {
+  if (batch == ShapedType::kDynamic)
+    return batchSize(b);
+  return b.getIndexAttr(batch);
+}
+
+static void setInsertionPointAfterValue(OpBuilder &b, Value v) {
+  if (Operation *def = v.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+}
+
+Value Rebatcher::resize(Value value, unsigned pos) {
+  auto key = std::make_pair(value, pos);
+  if (Value done = resized.lookup(key))
+    return done;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[pos] = batch;
+  RankedTensorType newTy = type.clone(shape);
+  Operation *def = value.getDefiningOp();
+  OpBuilder b(def);
+  Value result;
+  if (auto empty = dyn_cast<tensor::EmptyOp>(def)) {
+    SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
+    sizes[pos] = batchSizeOfr(b);
+    b.setInsertionPointAfter(def);
+    result =
+        tensor::EmptyOp::create(b, def->getLoc(), sizes, type.getElementType());
+  } else if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
+    auto dense = cast<DenseElementsAttr>(constant.getValue());
+    b.setInsertionPointAfter(def);
+    if (batch != ShapedType::kDynamic) {
+      result = arith::ConstantOp::create(
+          b, def->getLoc(), newTy,
+          DenseElementsAttr::get(newTy, dense.getSplatValue<Attribute>()));
+    } else {
+      SmallVector<OpFoldResult> sizes;
+      for (int64_t d : type.getShape())
+        sizes.push_back(b.getIndexAttr(d));
+      sizes[pos] = batchSizeOfr(b);
+      Value empty = tensor::EmptyOp::create(b, def->getLoc(), sizes,
+                                            type.getElementType());
+      Value scalar = arith::ConstantOp::create(
+          b, def->getLoc(), cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+      result =
+          linalg::FillOp::create(b, def->getLoc(), scalar, empty).getResult(0);
+    }
+  } else {
+    auto linalgOp = cast<linalg::LinalgOp>(def);
+    OpOperand *init = linalgOp.getDpsInitOperand(0);
+    Value newInit = resize(init->get(), pos);
+    b.setInsertionPointAfter(def);
+    Operation *clone = b.clone(*def);
+    clone->setOperand(init->getOperandNumber(), newInit);
+    clone->getResult(0).setType(newInit.getType());
+    result = clone->getResult(0);
+  }
+  resized[key] = result;
+  rebuilt.insert(def);
+  return result;
+}
+
+Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
+  auto key = std::make_pair(value, pos);
+  if (Value done = broadcasts.lookup(key))
+    return done;
+  auto type = cast<RankedTensorType>(value.getType());
+  OpBuilder b(model.getContext());
+  setInsertionPointAfterValue(b, value);
+  Location loc = value.getLoc();
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d : type.getShape())
+    sizes.push_back(b.getIndexAttr(d));
+  sizes[pos] = batchSizeOfr(b);
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  MLIRContext *ctx = b.getContext();
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<AffineExpr> in(identity.getResults());
+  in[pos] = getAffineConstantExpr(0, ctx);
+  AffineMap inMap = AffineMap::get(type.getRank(), 0, in, ctx);
+  SmallVector<utils::IteratorType> iters(type.getRank(),
+                                         utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{empty.getType()}, ValueRange{value}, ValueRange{empty},
+      ArrayRef<AffineMap>{inMap, identity}, iters,
+      [](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl, args[0]);
+      });
+  broadcasts[key] = generic.getResult(0);
+  return generic.getResult(0);
+}
+
+void Rebatcher::rewriteLinalg(linalg::LinalgOp op, const LinalgChange &change) {
+  for (auto [n, pos] : change.resize)
+    op->setOperand(n, resize(op->getOperand(n), pos));
+  for (auto [n, pos] : change.broadcast)
+    op->setOperand(n, broadcastAlong(op->getOperand(n), pos));
+  for (Value result : op->getResults())
+    result.setType(newType(result));
+  if (!change.mapsChanged)
+    return;
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic) {
+    IRRewriter rewriter(op.getContext());
+    rewriter.setInsertionPoint(op);
+    SmallVector<Value> old(op->getResults());
+    FailureOr<linalg::GenericOp> done = linalg::generalizeNamedOp(rewriter, op);
+    assert(succeeded(done) && "named linalg ops generalize");
+    generic = *done;
+    for (auto [o, n] : llvm::zip_equal(old, generic->getResults())) {
+      dims[n] = dims.lookup(o);
+      tracedTypes[n] = tracedTypes.lookup(o);
+    }
+  }
+  generic.setIndexingMapsAttr(
+      Builder(op.getContext()).getAffineMapArrayAttr(change.maps));
+}
+
+void Rebatcher::rewriteCollapse(tensor::CollapseShapeOp op) {
+  BatchDim bd = dims.lookup(op.getResult());
+  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+  RankedTensorType resultType = newType(op.getResult());
+  OpBuilder b(op);
+  Value src = op.getSrc();
+  if (bd.kind == BatchDim::Squeezed) {
+    // The batch becomes a group of its own, before the rest of its group.
+    ReassociationIndices rest(groups[bd.pos].begin() + 1, groups[bd.pos].end());
+    groups[bd.pos] = {groups[bd.pos].front()};
+    groups.insert(groups.begin() + bd.pos + 1, rest);
+  }
+  Value replacement;
+  if (resultType.getRank() == cast<RankedTensorType>(src.getType()).getRank())
+    replacement = src;
+  else
+    replacement = tensor::CollapseShapeOp::create(b, op.getLoc(), resultType,
+                                                  src, groups);
+  dims[replacement] = bd;
+  tracedTypes[replacement] = tracedTypes.lookup(op.getResult());
+  op.getResult().replaceAllUsesWith(replacement);
+  op.erase();
+}
+
+void Rebatcher::rewriteExpand(tensor::ExpandShapeOp op) {
+  BatchDim src = dims.lookup(op.getSrc());
+  BatchDim bd = dims.lookup(op.getResult());
+  SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
+  RankedTensorType resultType = newType(op.getResult());
+  OpBuilder b(op);
+  if (src.kind == BatchDim::Squeezed) {
+    ReassociationIndices rest(groups[src.pos].begin() + 1,
+                              groups[src.pos].end());
+    groups[src.pos] = {groups[src.pos].front()};
+    groups.insert(groups.begin() + src.pos + 1, rest);
+  }
+  SmallVector<OpFoldResult> shape = op.getMixedOutputShape();
+  shape[bd.pos] = batchSizeOfr(b);
+  Value replacement;
+  if (resultType.getRank() ==
+      cast<RankedTensorType>(op.getSrc().getType()).getRank())
+    replacement = op.getSrc();
+  else
+    replacement = tensor::ExpandShapeOp::create(b, op.getLoc(), resultType,
+                                                op.getSrc(), groups, shape);
+  dims[replacement] = bd;
+  tracedTypes[replacement] = tracedTypes.lookup(op.getResult());
+  op.getResult().replaceAllUsesWith(replacement);
+  op.erase();
+}
+
+void Rebatcher::rewriteExtract(tensor::ExtractSliceOp op) {
+  BatchDim src = dims.lookup(op.getSource());
+  OpBuilder b(op);
+  SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+  sizes[src.pos] = batchSizeOfr(b);
+  auto slice = tensor::ExtractSliceOp::create(
+      b, op.getLoc(), newType(op.getResult()), op.getSource(),
+      op.getMixedOffsets(), sizes, op.getMixedStrides());
+  dims[slice.getResult()] = dims.lookup(op.getResult());
+  tracedTypes[slice.getResult()] = tracedTypes.lookup(op.getResult());
+  op.getResult().replaceAllUsesWith(slice.getResult());
+  op.erase();
+}
+
+void Rebatcher::rewrite() {
+  Block &body = model.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body)
+    ops.push_back(&op);
+  BlockArgument arg = model.getArgument(input);
+  Type argType = newType(arg);
+  arg.setType(argType);
+  for (Operation *op : ops) {
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+      auto it = linalgChanges.find(op);
+      if (it != linalgChanges.end())
+        rewriteLinalg(linalgOp, it->second);
+    } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+      if (dims.count(collapse.getResult()))
+        rewriteCollapse(collapse);
+    } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+      if (dims.count(expand.getResult()))
+        rewriteExpand(expand);
+    } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      if (dims.count(slice.getResult()))
+        rewriteExtract(slice);
+    } else {
+      // tensor.pad, tensor.concat, elementwise ops: the type follows.
+      for (Value result : op->getResults())
+        if (dims.count(result))
+          result.setType(newType(result));
+    }
+  }
+  // The traced inits and broadcasts that only batched ops used.
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
+    if (rebuilt.contains(&op) && op.use_empty())
+      op.erase();
+  SmallVector<Type> args(model.getArgumentTypes());
+  args[input] = argType;
+  Operation *ret = body.getTerminator();
+  model.setFunctionType(
+      FunctionType::get(model.getContext(), args, ret->getOperandTypes()));
+}
+
+LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model, unsigned input,
+                                            int64_t batch, StringRef prefix) {
+  auto fail = [&](Location loc) {
+    InFlightDiagnostic diag = emitError(loc);
+    diag << prefix << ": batch=";
+    if (batch == ShapedType::kDynamic)
+      diag << "dynamic";
+    else
+      diag << batch;
+    diag << ": ";
+    return diag;
+  };
+  if (model.isDeclaration() || !model.getBody().hasOneBlock())
+    return fail(model.getLoc()) << "@" << model.getSymName()
+                                << " needs a body of one block to be "
+                                   "re-batched";
+  if (input >= model.getNumArguments())
+    return fail(model.getLoc())
+           << "input=" << input << " is out of range: @" << model.getSymName()
+           << " has " << model.getNumArguments() << " arguments";
+  BlockArgument arg = model.getArgument(input);
+  auto type = dyn_cast<RankedTensorType>(arg.getType());
+  if (!type || type.getRank() < 1)
+    return fail(arg.getLoc())
+           << "the input, argument #" << input << " of @" << model.getSymName()
+           << ", has type " << arg.getType()
+           << "; its dimension 0 is the batch, so it must be a ranked tensor";
+  int64_t traced = type.getDimSize(0);
+  if (traced == batch)
+    return success();
+  if (type.isDynamicDim(0))
+    return fail(arg.getLoc())
+           << "the input, argument #" << input << " of @" << model.getSymName()
+           << " (" << type
+           << "), has a dynamic batch already; re-batch to dynamic or not at "
+              "all";
+  if (auto module = model->getParentOfType<ModuleOp>())
+    if (!SymbolTable::symbolKnownUseEmpty(model, module))
+      return fail(model.getLoc())
+             << "@" << model.getSymName()
+             << " is referred to by other operations; re-batching changes "
+                "its signature";
+  Rebatcher rebatcher(model, input, traced, batch, prefix);
+  if (failed(rebatcher.analyze()))
+    return failure();
+  rebatcher.rewrite();
+  return success();
+}

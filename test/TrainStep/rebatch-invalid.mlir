@@ -1,0 +1,144 @@
+// RUN: amp-opt %s --split-input-file --amp-rebatch="batch=8" -verify-diagnostics
+// A bad batch= value names the option (located on the module); so does the
+// builder's.
+// RUN: not amp-opt %s --split-input-file --amp-rebatch="batch=-2" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not amp-opt %s --split-input-file --amp-rebatch="batch=eight" 2>&1 | FileCheck %s --check-prefix=WORD
+// RUN: not amp-opt %s --split-input-file --amp-build-train-step="batch=1.5" 2>&1 | FileCheck %s --check-prefix=BUILD
+// BAD: error: amp-rebatch: batch=-2: must be a batch size >= 1 or dynamic (0 or no batch: the batch the model was traced at)
+// WORD: error: amp-rebatch: batch=eight: must be a batch size >= 1 or dynamic
+// BUILD: error: amp-build-train-step: batch=1.5: must be a batch size >= 1 or dynamic
+
+// Attention as gpt3_layernorm_linear_mha_1head.mlir has it: the scores
+// matmul contracts over the tokens, which are dimension 0 of the input.
+func.func @attention(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: 'linalg.matmul' contracts over the batch dimension (dimension 0 of the input, argument #0, loop d2 of the op), so the model mixes examples; it cannot be re-batched}}
+  %s = linalg.matmul ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %s : tensor<4x4xf32>
+}
+
+// -----
+
+// Scores against the transposed keys pair every example with every other.
+func.func @outer(%x: tensor<4x3xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<3x4xf32>
+  %xt = linalg.transpose ins(%x : tensor<4x3xf32>) outs(%et : tensor<3x4xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: 'linalg.matmul' reads the batch (dimension 0 of the input, argument #0) of operand #1 with loop d1 and that of operand #0 with loop d0, so the model mixes examples; it cannot be re-batched}}
+  %s = linalg.matmul ins(%x, %xt : tensor<4x3xf32>, tensor<3x4xf32>) outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %s : tensor<4x4xf32>
+}
+
+// -----
+
+// A matmul whose k is the batch.
+func.func @gram(%x: tensor<1x3xf32>) -> tensor<3x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %et = tensor.empty() : tensor<3x1xf32>
+  %xt = linalg.transpose ins(%x : tensor<1x3xf32>) outs(%et : tensor<3x1xf32>) permutation = [1, 0]
+  %e = tensor.empty() : tensor<3x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3x3xf32>) -> tensor<3x3xf32>
+  // expected-error @+1 {{'linalg.matmul' contracts over the batch dimension (dimension 0 of the input, argument #0, loop d2 of the op)}}
+  %g = linalg.matmul ins(%xt, %x : tensor<3x1xf32>, tensor<1x3xf32>) outs(%f : tensor<3x3xf32>) -> tensor<3x3xf32>
+  return %g : tensor<3x3xf32>
+}
+
+// -----
+
+// A sum over the batch.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#col = affine_map<(d0, d1) -> (d1)>
+func.func @batch_sum(%x: tensor<2x3xf32>) -> tensor<3xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  // expected-error @+1 {{'linalg.generic' contracts over the batch dimension (dimension 0 of the input, argument #0, loop d0 of the op)}}
+  %s = linalg.generic {indexing_maps = [#id2, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<2x3xf32>) outs(%f : tensor<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+
+// -----
+
+// A flatten across the batch at batch 2: a located error on the collapse.
+func.func @flatten_batch(%x: tensor<2x3xf32>) -> tensor<6xf32> {
+  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.collapse_shape' merges dimension 0, the batch (dimension 0 of the input, argument #0), with other dimensions ('tensor<2x3xf32>' into 'tensor<6xf32>'), so the model flattens across the batch; it cannot be re-batched}}
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  return %c : tensor<6xf32>
+}
+
+// -----
+
+// The same at batch 1: the collapse is a squeeze of the batch that no op
+// broadcasts back; the error is on the collapse, with a note at its user.
+func.func @flatten_batch1(%x: tensor<1x4x3xf32>) -> tensor<4x2xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<1.0> : tensor<3x2xf32>
+  // expected-error @+1 {{'tensor.collapse_shape' merges the batch (dimension 0 of the input, argument #0) with other dimensions, so the model flattens across the batch; it cannot be re-batched}}
+  %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x3xf32> into tensor<4x3xf32>
+  %e = tensor.empty() : tensor<4x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
+  // expected-note @+1 {{used by 'linalg.matmul', which does not broadcast it back over a batch loop}}
+  %y = linalg.matmul ins(%c, %w : tensor<4x3xf32>, tensor<3x2xf32>) outs(%f : tensor<4x2xf32>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// The output must keep the batch in dimension 0.
+func.func @transposed_output(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  // expected-error @+1 {{amp-rebatch: batch=8: result #0 of @transposed_output ('tensor<3x2xf32>') does not have the batch (dimension 0 of the input, argument #0) in dimension 0; the training-step contract needs the batch in dimension 0 of the output}}
+  return %t : tensor<3x2xf32>
+}
+
+// -----
+
+// Padding the batch.
+func.func @pad_batch(%x: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %zero = arith.constant 0.0 : f32
+  // expected-error @+1 {{'tensor.pad' pads dimension 0, the batch (dimension 0 of the input, argument #0); it cannot be re-batched}}
+  %p = tensor.pad %x low[1, 0] high[1, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<2x3xf32> to tensor<4x3xf32>
+  return %p : tensor<4x3xf32>
+}
+
+// -----
+
+// An op the analysis does not know.
+func.func @unknown(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'tensor.cast' takes operand #0, which carries the batch (dimension 0 of the input, argument #0), and re-batching does not know how 'tensor.cast' treats it}}
+  %c = tensor.cast %x : tensor<2x3xf32> to tensor<?x3xf32>
+  %d = tensor.cast %c : tensor<?x3xf32> to tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}
+
+// -----
+
+// A per-example constant: an operand of the traced batch size that does not
+// derive from the input.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @per_example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %c = arith.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
+  %e = tensor.empty() : tensor<2x3xf32>
+  // expected-error @+1 {{operand #1 of 'linalg.generic' ('tensor<2x3xf32>') is indexed by loop d0, the batch (dimension 0 of the input, argument #0), but does not derive from the input; it cannot be re-batched}}
+  %y = linalg.generic {indexing_maps = [#id2, #id2, #id2], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %c : tensor<2x3xf32>, tensor<2x3xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
