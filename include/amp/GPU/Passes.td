@@ -177,6 +177,22 @@ def GPUMapParallelLoops
                            "::mlir::affine::AffineDialect"];
 }
 
+def GPUStridedCopiesToLinalg
+    : Pass<"amp-gpu-strided-copies-to-linalg", "func::FuncOp"> {
+  let summary = "memref.copy between non-contiguous buffers as linalg.copy";
+  let description = [{
+    Runs right after bufferization in `amp-lower-to-nvvm`. Bufferizing
+    `tensor.pad` (torch-mlir writes one before every padded convolution and
+    pooling), `tensor.insert_slice` or `tensor.concat` copies into a strided
+    subview: a `memref.copy` with a non-identity layout on either side. A
+    device has no strided `gpu.memcpy`, so each such copy becomes a
+    `linalg.copy`, which `convert-linalg-to-parallel-loops` and
+    `amp-gpu-map-parallel-loops` turn into a kernel (one thread per
+    element). Contiguous copies stay `memref.copy` (later `gpu.memcpy`).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def GPULaunchHostCompute
     : Pass<"amp-gpu-launch-host-compute", "func::FuncOp"> {
   let summary = "Wrap leftover host memory accesses in single-thread kernels; "

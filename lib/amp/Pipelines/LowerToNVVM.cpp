@@ -186,6 +186,7 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
 
   // Buffers: every memref is device memory from here on.
   addBufferizeToOutParams(pm);
+  pm.addNestedPass<func::FuncOp>(createGPUStridedCopiesToLinalg());
 
   // Tensor Cores: f16/bf16 -> f32 contractions as warp tiles of mma.sync
   // (m16n8k16 needs sm_80).
