@@ -25,6 +25,7 @@ struct BuildTrainStepPass : amp::impl::BuildTrainStepBase<BuildTrainStepPass> {
     options.frozen.assign(frozen.begin(), frozen.end());
     options.freezeRunningStats = freezeRunningStats;
     options.input = input;
+    options.inputs.assign(inputs.begin(), inputs.end());
     options.loss = loss;
     options.optimizer = optimizer;
     options.lr = lr;
