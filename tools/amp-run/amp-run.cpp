@@ -745,8 +745,8 @@ int main(int argc, char **argv) {
       llvm::outs() << "amp-run: synthetic data, " << examples
                    << " training examples of " << plan.valuesPerExample
                    << " values, " << numClasses << " classes\n";
-      trainSet = runtime::makeSyntheticDataset(
-          examples, plan.valuesPerExample, numClasses, seed);
+      trainSet = runtime::makeSyntheticDataset(examples, plan.valuesPerExample,
+                                               numClasses, seed);
       testSet = runtime::makeSyntheticDataset(
           std::max<int64_t>(examples / 4, numClasses), plan.valuesPerExample,
           numClasses, seed + 1);
@@ -763,10 +763,10 @@ int main(int argc, char **argv) {
         runtime::SyntheticInput s;
         s.valuesPerExample = in.valuesPerExample;
         s.integer = in.integer;
-        std::string what = llvm::formatv("argument #{0} ({1}): {2} ",
-                                         in.argument, in.type,
-                                         in.valuesPerExample)
-                               .str();
+        std::string what =
+            llvm::formatv("argument #{0} ({1}): {2} ", in.argument, in.type,
+                          in.valuesPerExample)
+                .str();
         if (in.integer) {
           if (syntheticIntRange > 0 && in.indexBound &&
               syntheticIntRange > *in.indexBound)
@@ -774,8 +774,7 @@ int main(int argc, char **argv) {
                         llvm::Twine(syntheticIntRange.getValue()) +
                         ": the integer input argument #" +
                         llvm::Twine(in.argument) + " (" + in.type +
-                        ") indexes a table of " +
-                        llvm::Twine(*in.indexBound) +
+                        ") indexes a table of " + llvm::Twine(*in.indexBound) +
                         " rows; values from [0, " +
                         llvm::Twine(syntheticIntRange.getValue()) +
                         ") would read past it");

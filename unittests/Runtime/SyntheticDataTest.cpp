@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "amp/Runtime/Batches.h"
 #include "amp/Runtime/SyntheticData.h"
+#include "amp/Runtime/Batches.h"
 
 #include "gtest/gtest.h"
 

@@ -75,9 +75,9 @@ llvm::StringRef stringifyArgRole(ArgRole role);
 /// What the contract says about one `amp.train_step` function.
 struct TrainingStep {
   func::FuncOp func;
-  llvm::SmallVector<ArgRole> argRoles;    ///< one per argument
-  llvm::SmallVector<unsigned> params;     ///< argument indices
-  llvm::SmallVector<unsigned> optStates;  ///< argument indices
+  llvm::SmallVector<ArgRole> argRoles;   ///< one per argument
+  llvm::SmallVector<unsigned> params;    ///< argument indices
+  llvm::SmallVector<unsigned> optStates; ///< argument indices
   /// The `input` arguments (one or more, in argument order); `input` is
   /// the first of them.
   llvm::SmallVector<unsigned> inputs;

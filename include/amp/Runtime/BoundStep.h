@@ -33,10 +33,10 @@ struct StepLayout {
   std::vector<TensorSpec> argSpecs; ///< dynamic sizes fixed to the batch
   std::vector<TensorSpec> resultSpecs;
   std::vector<unsigned> params, optStates; ///< argument indices
-  std::vector<unsigned> inputs; ///< argument indices, in order (1 or more)
+  std::vector<unsigned> inputs;  ///< argument indices, in order (1 or more)
   unsigned input = 0, label = 0; ///< argument indices; input: the first
-  unsigned lossResult = 0;                 ///< result index
-  std::optional<unsigned> foundInfResult;  ///< after loss scaling
+  unsigned lossResult = 0;       ///< result index
+  std::optional<unsigned> foundInfResult; ///< after loss scaling
   std::optional<unsigned> underflowCountResult, underflowTotalResult;
   /// (argument, result holding its new value), by argument index.
   std::vector<std::pair<unsigned, unsigned>> updates;

@@ -98,15 +98,15 @@ struct RunResult {
 
 /// What a run needs, known before any data is loaded or memory allocated.
 struct RunPlan {
-  int64_t batch = 0;              ///< examples per training step
-  int64_t globalBatch = 0;        ///< batch x ranks (data-parallel), else batch
-  int64_t valuesPerExample = 0;   ///< of the (first) input
+  int64_t batch = 0;            ///< examples per training step
+  int64_t globalBatch = 0;      ///< batch x ranks (data-parallel), else batch
+  int64_t valuesPerExample = 0; ///< of the (first) input
   /// One per input of the step, in argument order.
   struct Input {
     unsigned argument = 0;
-    std::string type;         ///< e.g. "tensor<4x6xi64>"
+    std::string type; ///< e.g. "tensor<4x6xi64>"
     int64_t valuesPerExample = 0;
-    bool integer = false;     ///< token ids and the like; else f32
+    bool integer = false; ///< token ids and the like; else f32
     /// An integer input: the rows of the smallest table its values index
     /// (Analysis/IndexBound.h); values must stay below it.
     std::optional<int64_t> indexBound;

@@ -78,8 +78,7 @@ static bool isScalarTensorOf(Type t, Type elem) {
 static LogicalResult checkInput(func::FuncOp func, unsigned input) {
   BlockArgument in = func.getArgument(input);
   auto inType = dyn_cast<RankedTensorType>(in.getType());
-  if (!inType ||
-      !isa<FloatType, IntegerType>(inType.getElementType()) ||
+  if (!inType || !isa<FloatType, IntegerType>(inType.getElementType()) ||
       inType.getRank() < 1)
     return emitError(in.getLoc())
            << "argument #" << input

@@ -95,7 +95,7 @@ static void copyRow(HostTensor &t, int64_t b, int64_t n, int64_t e,
   for (int64_t k = 0; k < n; ++k) {
     double v = 0;
     if (e >= 0)
-      v = !field            ? images[e * n + k]
+      v = !field           ? images[e * n + k]
           : field->integer ? static_cast<double>(field->ints[e * n + k])
                            : field->floats[e * n + k];
     store(t, b * n + k, v);
@@ -114,8 +114,7 @@ void mlir::amp::runtime::fillStepBatch(const Dataset &ds,
   }
   for (int64_t b = 0; b < batch; ++b) {
     int64_t pos = first + b;
-    int64_t e =
-        pos < static_cast<int64_t>(indices.size()) ? indices[pos] : -1;
+    int64_t e = pos < static_cast<int64_t>(indices.size()) ? indices[pos] : -1;
     for (size_t k = 0; k < inputs.size(); ++k) {
       const DataField *field = ds.inputs.empty() ? nullptr : &ds.inputs[k];
       int64_t n = field ? field->valuesPerExample : ds.exampleSize;

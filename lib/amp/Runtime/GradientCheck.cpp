@@ -164,8 +164,7 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
     std::vector<HostTensor *> inputs;
     for (unsigned i : roles->inputs)
       inputs.push_back(&args[i]->host());
-    fillStepBatch(data, order, 0, plan->batch, inputs,
-                  &args[labelArg]->host());
+    fillStepBatch(data, order, 0, plan->batch, inputs, &args[labelArg]->host());
   }
   for (auto &a : args)
     a->upload();

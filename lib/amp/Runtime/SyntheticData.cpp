@@ -95,10 +95,10 @@ Dataset mlir::amp::runtime::makeSyntheticStepDataset(
            ++t) {
         const DataField &f = ds.inputs[picks[t].field];
         int64_t at = e * f.valuesPerExample + picks[t].offset;
-        double x = f.integer ? static_cast<double>(f.ints[at]) /
-                                   static_cast<double>(
-                                       inputs[picks[t].field].intRange)
-                             : f.floats[at];
+        double x =
+            f.integer ? static_cast<double>(f.ints[at]) /
+                            static_cast<double>(inputs[picks[t].field].intRange)
+                      : f.floats[at];
         sum += weights[t] * x;
       }
       target.floats[e * *targetValues + j] = static_cast<float>(std::tanh(sum));

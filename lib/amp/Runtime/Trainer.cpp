@@ -361,9 +361,9 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
 static std::string argumentList(const RunPlan &plan) {
   std::string text = plan.inputs.size() == 1 ? "argument " : "arguments ";
   for (size_t k = 0; k < plan.inputs.size(); ++k)
-    text += (k == 0                          ? "#"
+    text += (k == 0                        ? "#"
              : k + 1 == plan.inputs.size() ? " and #"
-                                             : ", #") +
+                                           : ", #") +
             std::to_string(plan.inputs[k].argument);
   return text;
 }
@@ -409,12 +409,11 @@ static llvm::Error checkInputsAgainstData(const RunPlan &plan,
   for (auto [in, field] : llvm::zip_equal(plan.inputs, ds.inputs))
     if (in.integer != field.integer ||
         in.valuesPerExample != field.valuesPerExample)
-      return makeError("the input argument #" + llvm::Twine(in.argument) +
-                       " (" + in.type + ") holds " +
-                       countOf(in.valuesPerExample, "value") +
-                       " per example, the data " +
-                       countOf(field.valuesPerExample,
-                               field.integer ? "integer" : "float"));
+      return makeError(
+          "the input argument #" + llvm::Twine(in.argument) + " (" + in.type +
+          ") holds " + countOf(in.valuesPerExample, "value") +
+          " per example, the data " +
+          countOf(field.valuesPerExample, field.integer ? "integer" : "float"));
   if (plan.targetValues &&
       (!ds.target || ds.target->valuesPerExample != *plan.targetValues))
     return makeError("the target " + plan.targetType + " holds " +

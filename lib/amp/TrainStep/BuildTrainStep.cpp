@@ -178,8 +178,7 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
   auto logits = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
   if (roleOf(ctx, supervisionType) == "label" && logits &&
       logits.getRank() == 2 && !logits.isDynamicDim(1))
-    fn.setArgAttr(i, kClassesAttr,
-                  b.getI64IntegerAttr(logits.getDimSize(1)));
+    fn.setArgAttr(i, kClassesAttr, b.getI64IntegerAttr(logits.getDimSize(1)));
   fn.setResultAttr(0, kRoleAttr, StringAttr::get(ctx, "loss"));
   for (unsigned r = 1; r < fn.getNumResults(); ++r)
     fn.setResultAttr(r, kUpdatesAttr, b.getI64IntegerAttr(r - 1));
@@ -300,17 +299,16 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     }
     if (inputType.getDimSize(0) == batch->second)
       continue;
-    InFlightDiagnostic diag =
-        emitError(model.getArgument(input).getLoc())
-        << "amp-build-train-step: the input (argument #" << input << ", "
-        << inputType << ") has " << inputType.getDimSize(0)
-        << " in dimension 0, ";
+    InFlightDiagnostic diag = emitError(model.getArgument(input).getLoc())
+                              << "amp-build-train-step: the input (argument #"
+                              << input << ", " << inputType << ") has "
+                              << inputType.getDimSize(0) << " in dimension 0, ";
     if (batch->first == ~0u)
       diag << "the output (" << outputType << ") " << batch->second
            << "; dimension 0 of both is the batch";
     else
-      diag << "the input argument #" << batch->first << " "
-           << batch->second << "; dimension 0 of every input is the batch";
+      diag << "the input argument #" << batch->first << " " << batch->second
+           << "; dimension 0 of every input is the batch";
     diag << " (transpose the input, or name the inputs with inputs=; a "
             "weight passed as an argument belongs in params=)";
     return failure();

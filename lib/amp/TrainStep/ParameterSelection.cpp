@@ -132,9 +132,9 @@ namedInputs(func::FuncOp model, const TrainStepOptions &options) {
 /// loss=none the one other argument params= does not name. Default
 /// (docs/training-step-builder.md, "Inputs"): with params=arguments, the
 /// first float tensor argument that params= does not name by index and
-/// (but for loss=none) every integer tensor argument; otherwise every argument params= does
-/// not name, but for loss=none the last of them other than the first float
-/// one (when there are two or more), which is the label or target.
+/// (but for loss=none) every integer tensor argument; otherwise every argument
+/// params= does not name, but for loss=none the last of them other than the
+/// first float one (when there are two or more), which is the label or target.
 static FailureOr<DataArguments> chooseData(func::FuncOp model,
                                            const TrainStepOptions &options,
                                            bool paramsArguments,
@@ -176,8 +176,8 @@ static FailureOr<DataArguments> chooseData(func::FuncOp model,
     if (none && free.size() >= 2) {
       // The label: the last argument, unless that is the first float one
       // (a model (label, x) -> loss).
-      unsigned last = free.back() == firstFloat ? free[free.size() - 2]
-                                                : free.back();
+      unsigned last =
+          free.back() == firstFloat ? free[free.size() - 2] : free.back();
       if (isa<RankedTensorType>(model.getArgumentTypes()[last])) {
         data.supervision = last;
         llvm::erase(data.inputs, last);
@@ -198,8 +198,8 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
   FailureOr<Request> request = parseRequest(model, options);
   if (failed(request))
     return failure();
-  FailureOr<DataArguments> data = chooseData(
-      model, options, request->arguments, request->argumentIndices);
+  FailureOr<DataArguments> data =
+      chooseData(model, options, request->arguments, request->argumentIndices);
   if (failed(data))
     return failure();
   Block &body = model.getBody().front();
@@ -222,9 +222,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
   plan.inputs = data->inputs;
   plan.input = data->inputs.front();
   plan.supervision = data->supervision;
-  auto isInput = [&](unsigned i) {
-    return llvm::is_contained(plan.inputs, i);
-  };
+  auto isInput = [&](unsigned i) { return llvm::is_contained(plan.inputs, i); };
 
   // Candidates: the requested arguments, and top-level float tensor
   // constants.
