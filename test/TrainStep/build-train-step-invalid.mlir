@@ -35,9 +35,10 @@ func.func @rank3(%x: tensor<4x2x2xf32>) -> tensor<4x2x2xf32> {
 
 // -----
 
-// Weights passed as an argument need params=.
+// Weights passed as an argument need params=: by default every argument
+// that is not a parameter is an input, so nothing is trained.
+// expected-error @+1 {{amp-build-train-step: @weight_argument has no trainable parameter: no float tensor constant with at least min-elements=2 elements that the output depends on, and no argument named in params= (weights passed as arguments: params=arguments)}}
 func.func @weight_argument(%x: tensor<4x3xf32>,
-                           // expected-error @+1 {{amp-build-train-step: argument #1 of @weight_argument ('tensor<3x2xf32>') is neither the input (argument #0) nor a parameter; list it in params= (params=arguments trains every float argument but the input) or make it a constant}}
                            %w: tensor<3x2xf32>) -> tensor<4x2xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4x2xf32>
@@ -50,7 +51,7 @@ func.func @weight_argument(%x: tensor<4x3xf32>,
 
 // The batch in dimension 1 of the input: a located error that says what to
 // change (it used to be reported as a bug of the builder).
-// expected-error @+1 {{amp-build-train-step: the input (argument #0, 'tensor<3x4xf32>') has 3 in dimension 0, the output ('tensor<4x2xf32>') 4; dimension 0 of both is the batch (transpose the input, or name another argument with input=)}}
+// expected-error @+1 {{amp-build-train-step: the input (argument #0, 'tensor<3x4xf32>') has 3 in dimension 0, the output ('tensor<4x2xf32>') 4; dimension 0 of both is the batch (transpose the input, or name the inputs with inputs=; a weight passed as an argument belongs in params=)}}
 func.func @batch_in_dim1(%x: tensor<3x4xf32>) -> tensor<4x2xf32> {
   %w = arith.constant dense<1.0> : tensor<3x2xf32>
   %zero = arith.constant 0.0 : f32

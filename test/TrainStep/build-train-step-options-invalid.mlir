@@ -45,3 +45,13 @@ module {
 // MUF32: error: amp-build-train-step: momentum=1: rounds to 1 in f32
 // TINY: error: amp-build-train-step: lr={{[0-9.e+-]+}}: is 0 or inf once rounded to f32, the step's type
 // WDF32: error: amp-build-train-step: weight-decay=1e+40: is inf once rounded to f32
+
+// inputs=: each index in range and named once; not together with input=.
+// RUN: not amp-opt %s --amp-build-train-step="inputs=0,3" 2>&1 | FileCheck %s --check-prefix=INPUTS
+// RUN: not amp-opt %s --amp-build-train-step="inputs=0,0" 2>&1 | FileCheck %s --check-prefix=TWICE
+// RUN: not amp-opt %s --amp-build-train-step="input=0 inputs=0" 2>&1 | FileCheck %s --check-prefix=BOTH
+// RUN: not amp-opt %s --amp-build-train-step="inputs=-2" 2>&1 | FileCheck %s --check-prefix=NEG
+// INPUTS: options-invalid.mlir:31:3: error: amp-build-train-step: inputs=3 is out of range: @linear has 1 arguments
+// TWICE: options-invalid.mlir:31:3: error: amp-build-train-step: inputs= names argument 0 twice
+// BOTH: options-invalid.mlir:30:1: error: amp-build-train-step: input= and inputs= both given: name the inputs with inputs= alone (input=<index> is inputs=<index>)
+// NEG: options-invalid.mlir:30:1: error: amp-build-train-step: inputs=-2: must be an argument index

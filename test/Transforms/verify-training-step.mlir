@@ -246,6 +246,94 @@ func.func @label_batch(%w: tensor<4xf32> {amp.role = "param"},
 
 // -----
 
+// Several inputs, an integer one (token ids) among them, and a target of
+// any rank: no diagnostics.
+func.func @inputs_ok(%w: tensor<4xf32> {amp.role = "param"},
+              %q: tensor<2x4xf32> {amp.role = "input"},
+              %ids: tensor<2x6xi64> {amp.role = "input"},
+              %t: tensor<2x3x4xf32> {amp.role = "target"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @inputs_batch(%w: tensor<4xf32> {amp.role = "param"},
+              %q: tensor<2x4xf32> {amp.role = "input"},
+              // expected-error @+1 {{input argument #2 has batch size 3, input argument #1 2; dimension 0 of every input is the batch}}
+              %kv: tensor<3x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @index_input(%w: tensor<4xf32> {amp.role = "param"},
+              // expected-error @+1 {{argument #1 with amp.role = "input" must be a ranked float or integer tensor whose leading dimension is the batch, got 'tensor<2xindex>'}}
+              %x: tensor<2xindex> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{training step 'no_input' needs an argument with amp.role = "input"}}
+func.func @no_input(%w: tensor<4xf32> {amp.role = "param"},
+              %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+func.func @second_label(%w: tensor<4xf32> {amp.role = "param"},
+              %x: tensor<2x4xf32> {amp.role = "input"},
+              %y: tensor<2xi32> {amp.role = "label"},
+              // expected-error @+1 {{argument #3 is a second amp.role = "target" (first: argument #2); a training step takes one label (or target)}}
+              %t: tensor<2x4xf32> {amp.role = "target"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %loss = tensor.extract_slice %w[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %dw = tensor.splat %s : tensor<4xf32>
+  %g = amp.grad %dw, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{training step 'no_label' needs one argument with amp.role = "label"}}
 func.func @no_label(%w: tensor<4xf32> {amp.role = "param"},
               %x: tensor<2x4xf32> {amp.role = "input"})

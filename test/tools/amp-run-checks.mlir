@@ -44,7 +44,7 @@
 // The input must be f32; the eval step's classes must match the data.
 // RUN: not amp-run %S/Inputs/f16-input.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=F16IN
 // F16IN-NOT: loading
-// F16IN: amp-run: run f32: @train_step: the input must be f32 (amp-run feeds pixels in [0, 1] as f32; autocast narrows inside the step), got tensor<128x784xf16>
+// F16IN: amp-run: run f32: @train_step: the input must be f32 (amp-run feeds pixels in [0, 1] as f32; autocast narrows inside the step) or an i1, i8, i32 or i64 tensor (token ids), got tensor<128x784xf16>
 // RUN: not amp-run %S/Inputs/five-classes.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=CLASSES
 // CLASSES: amp-run: run f32: the eval step returns 5 logits per example but the dataset has 10 classes
 //

@@ -91,14 +91,22 @@ static cl::opt<int64_t> maxSteps(
 static cl::opt<std::string> dataSource(
     "data",
     cl::desc("Training data: fashion-mnist (Debian's IDX files, --data-dir) "
-             "or synthetic (seeded U[0, 1) inputs of the step's own shape, "
-             "uniform labels; for throughput and other input shapes) "
-             "(default: fashion-mnist)"),
+             "or synthetic (seeded data of the step's own inputs: U[0, 1) "
+             "floats, integers in --synthetic-int-range; uniform labels, "
+             "regression targets of the target's shape; for throughput and "
+             "other models) (default: fashion-mnist)"),
     cl::init("fashion-mnist"), cl::cat(ampRunCategory));
 static cl::opt<int64_t> syntheticExamples(
     "synthetic-examples",
     cl::desc("--data=synthetic: training examples (default: 64 batches); the "
              "test set has a quarter as many"),
+    cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<int64_t> syntheticIntRange(
+    "synthetic-int-range",
+    cl::desc("--data=synthetic: integer inputs (token ids) are drawn from "
+             "[0, N) (default: the rows of the table the step indexes with "
+             "them, e.g. an embedding's vocabulary; 2 when nothing bounds "
+             "them)"),
     cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<int> classes(
     "classes",
@@ -729,27 +737,107 @@ int main(int argc, char **argv) {
     int32_t numClasses = classes > 0        ? classes.getValue()
                          : plans[0].classes ? *plans[0].classes
                                             : 10;
-    // Both sets (test: a quarter) as f32 values plus an i32 label each,
-    // checked before they are allocated.
-    uint64_t values = static_cast<uint64_t>(plans[0].valuesPerExample);
-    uint64_t perExample = values * 4 + 4,
-             memory = runtime::physicalMemoryBytes();
-    if (values > (UINT64_MAX / 8) / static_cast<uint64_t>(examples) ||
-        (memory &&
-         perExample * static_cast<uint64_t>(examples) / 4 * 5 > memory))
-      return fail("--synthetic-examples=" + llvm::Twine(examples) +
-                  ": the synthetic data (" + llvm::Twine(examples) +
-                  " examples of " + llvm::Twine(values) +
-                  " f32 values, plus a test set of a quarter) does not fit "
-                  "in this machine's memory");
-    llvm::outs() << "amp-run: synthetic data, " << examples
-                 << " training examples of " << plans[0].valuesPerExample
-                 << " values, " << numClasses << " classes\n";
-    trainSet = runtime::makeSyntheticDataset(
-        examples, plans[0].valuesPerExample, numClasses, seed);
-    testSet = runtime::makeSyntheticDataset(
-        std::max<int64_t>(examples / 4, numClasses), plans[0].valuesPerExample,
-        numClasses, seed + 1);
+    const runtime::RunPlan &plan = plans[0];
+    if (!plan.needsStepData()) {
+      // Both sets (test: a quarter) as f32 values plus an i32 label each,
+      // checked before they are allocated.
+      uint64_t values = static_cast<uint64_t>(plan.valuesPerExample);
+      uint64_t perExample = values * 4 + 4,
+               memory = runtime::physicalMemoryBytes();
+      if (values > (UINT64_MAX / 8) / static_cast<uint64_t>(examples) ||
+          (memory &&
+           perExample * static_cast<uint64_t>(examples) / 4 * 5 > memory))
+        return fail("--synthetic-examples=" + llvm::Twine(examples) +
+                    ": the synthetic data (" + llvm::Twine(examples) +
+                    " examples of " + llvm::Twine(values) +
+                    " f32 values, plus a test set of a quarter) does not fit "
+                    "in this machine's memory");
+      llvm::outs() << "amp-run: synthetic data, " << examples
+                   << " training examples of " << plan.valuesPerExample
+                   << " values, " << numClasses << " classes\n";
+      trainSet = runtime::makeSyntheticDataset(examples, plan.valuesPerExample,
+                                               numClasses, seed);
+      testSet = runtime::makeSyntheticDataset(
+          std::max<int64_t>(examples / 4, numClasses), plan.valuesPerExample,
+          numClasses, seed + 1);
+    } else {
+      // Data of the step's own inputs and target (Dataset::inputs).
+      if (syntheticIntRange < 0)
+        return fail("--synthetic-int-range=" +
+                    llvm::Twine(syntheticIntRange.getValue()) +
+                    ": must be >= 1 (or 0: from the step)");
+      std::vector<runtime::SyntheticInput> inputs;
+      std::string description;
+      uint64_t values = 0;
+      for (const runtime::RunPlan::Input &in : plan.inputs) {
+        runtime::SyntheticInput s;
+        s.valuesPerExample = in.valuesPerExample;
+        s.integer = in.integer;
+        std::string what =
+            llvm::formatv("argument #{0} ({1}): {2} ", in.argument, in.type,
+                          in.valuesPerExample)
+                .str();
+        if (in.integer) {
+          if (syntheticIntRange > 0 && in.indexBound &&
+              syntheticIntRange > *in.indexBound)
+            return fail("--synthetic-int-range=" +
+                        llvm::Twine(syntheticIntRange.getValue()) +
+                        ": the integer input argument #" +
+                        llvm::Twine(in.argument) + " (" + in.type +
+                        ") indexes a table of " + llvm::Twine(*in.indexBound) +
+                        " rows; values from [0, " +
+                        llvm::Twine(syntheticIntRange.getValue()) +
+                        ") would read past it");
+          s.intRange = syntheticIntRange > 0 ? syntheticIntRange.getValue()
+                       : in.indexBound       ? *in.indexBound
+                                             : 2;
+          what += "integers from [0, " + std::to_string(s.intRange) + ")";
+          if (syntheticIntRange > 0)
+            what += " (--synthetic-int-range)";
+          else if (in.indexBound)
+            what += " (the rows of the table it indexes)";
+          else
+            llvm::outs() << "amp-run: note: the integer input argument #"
+                         << in.argument << " (" << in.type
+                         << ") indexes no table amp-run can see; its "
+                            "synthetic values are drawn from [0, 2) "
+                            "(--synthetic-int-range=N: [0, N))\n";
+        } else {
+          what += "f32 values from U[0, 1)";
+        }
+        description += "\n  " + what;
+        values += static_cast<uint64_t>(in.valuesPerExample);
+        inputs.push_back(s);
+      }
+      if (plan.targetValues) {
+        description += llvm::formatv("\n  target ({0}): {1} values "
+                                     "tanh(a fixed random function of the "
+                                     "inputs)",
+                                     plan.targetType, *plan.targetValues)
+                           .str();
+        values += static_cast<uint64_t>(*plan.targetValues);
+      }
+      // Every value is stored as 4 or 8 bytes, plus a label per example.
+      uint64_t memory = runtime::physicalMemoryBytes();
+      if (values > (UINT64_MAX / 16) / static_cast<uint64_t>(examples) ||
+          (memory &&
+           (values * 8 + 4) * static_cast<uint64_t>(examples) / 4 * 5 > memory))
+        return fail("--synthetic-examples=" + llvm::Twine(examples) +
+                    ": the synthetic data (" + llvm::Twine(examples) +
+                    " examples of " + llvm::Twine(values) +
+                    " values, plus a test set of a quarter) does not fit "
+                    "in this machine's memory");
+      llvm::outs() << "amp-run: synthetic data, " << examples
+                   << " training examples";
+      if (!plan.targetValues)
+        llvm::outs() << ", " << numClasses << " classes";
+      llvm::outs() << ":" << description << "\n";
+      trainSet = runtime::makeSyntheticStepDataset(
+          examples, inputs, plan.targetValues, numClasses, seed, seed);
+      testSet = runtime::makeSyntheticStepDataset(
+          std::max<int64_t>(examples / 4, numClasses), inputs,
+          plan.targetValues, numClasses, seed + 1, seed);
+    }
   } else {
     if (dataDir.empty()) {
       const char *env = std::getenv("AMP_DATA_DIR");

@@ -43,7 +43,7 @@ constexpr llvm::StringLiteral kUnderflowTotalRole = "underflow_total";
 enum class ArgRole {
   Param,         ///< "param": fp32 master weight, updated by the step
   OptState,      ///< "opt_state": optimizer state (momentum, moments, step)
-  Input,         ///< "input": float tensor, leading dimension = batch
+  Input,         ///< "input": float or integer tensor, dim 0 = batch; 1+
   Label,         ///< "label": i32/i64 class indices, one per example
   Target,        ///< "target": float tensor, dim 0 = batch (not a label)
   LossScale,     ///< "loss_scale": tensor<f32> S (added by loss scaling)
@@ -75,9 +75,12 @@ llvm::StringRef stringifyArgRole(ArgRole role);
 /// What the contract says about one `amp.train_step` function.
 struct TrainingStep {
   func::FuncOp func;
-  llvm::SmallVector<ArgRole> argRoles;    ///< one per argument
-  llvm::SmallVector<unsigned> params;     ///< argument indices
-  llvm::SmallVector<unsigned> optStates;  ///< argument indices
+  llvm::SmallVector<ArgRole> argRoles;   ///< one per argument
+  llvm::SmallVector<unsigned> params;    ///< argument indices
+  llvm::SmallVector<unsigned> optStates; ///< argument indices
+  /// The `input` arguments (one or more, in argument order); `input` is
+  /// the first of them.
+  llvm::SmallVector<unsigned> inputs;
   unsigned input = 0, label = 0;          ///< label: or the target
   unsigned lossResult = 0;                ///< result index
   std::optional<unsigned> foundInfResult; ///< after loss scaling
@@ -108,12 +111,13 @@ struct TrainingStep {
 };
 
 /// What the contract says about an `amp.eval_step` function: parameters
-/// (same order as the training step's), one input, one logits result of
-/// type batch x classes.
+/// (same order as the training step's), the inputs (as many as the training
+/// step's, same order), one logits result of type batch x classes.
 struct EvalStep {
   func::FuncOp func;
   llvm::SmallVector<unsigned> params;
-  unsigned input = 0;
+  llvm::SmallVector<unsigned> inputs; ///< argument indices, in order
+  unsigned input = 0;                 ///< the first input
   unsigned logitsResult = 0;
   static FailureOr<EvalStep> analyze(func::FuncOp func);
 };

@@ -33,9 +33,10 @@ struct StepLayout {
   std::vector<TensorSpec> argSpecs; ///< dynamic sizes fixed to the batch
   std::vector<TensorSpec> resultSpecs;
   std::vector<unsigned> params, optStates; ///< argument indices
-  unsigned input = 0, label = 0;           ///< argument indices
-  unsigned lossResult = 0;                 ///< result index
-  std::optional<unsigned> foundInfResult;  ///< after loss scaling
+  std::vector<unsigned> inputs;  ///< argument indices, in order (1 or more)
+  unsigned input = 0, label = 0; ///< argument indices; input: the first
+  unsigned lossResult = 0;       ///< result index
+  std::optional<unsigned> foundInfResult; ///< after loss scaling
   std::optional<unsigned> underflowCountResult, underflowTotalResult;
   /// (argument, result holding its new value), by argument index.
   std::vector<std::pair<unsigned, unsigned>> updates;
@@ -50,19 +51,21 @@ struct StepLayout {
   /// (Analysis/ParameterFanIn.h), by argument index; nullopt for other
   /// arguments and parameters no contraction reads.
   std::vector<std::optional<int64_t>> fanIn;
-  int64_t batch = 0; ///< examples per step (dimension 0 of the input)
+  int64_t batch = 0; ///< examples per step (dimension 0 of the inputs)
 
   /// The `amp.eval_step`, if the module has one: its parameters are the
-  /// training step's (same order, same types), its input has the training
-  /// input's per-example shape.
+  /// training step's (same order, same types), its inputs the training
+  /// inputs' (same order, same per-example shapes).
   struct Eval {
     std::string name;
     unsigned numArgs = 0;
-    unsigned input = 0;
+    std::vector<unsigned> inputs; ///< argument indices, in order
+    unsigned input = 0;           ///< the first input
     /// For each argument of the eval step: the training step's argument
-    /// (a parameter) it shares a buffer with; `input` maps to nothing.
+    /// (a parameter) it shares a buffer with; inputs map to nothing.
     std::vector<std::optional<unsigned>> trainArgOf;
-    TensorSpec inputSpec, logitsSpec;
+    std::vector<TensorSpec> inputSpecs; ///< one per input
+    TensorSpec inputSpec, logitsSpec;   ///< inputSpec: the first input's
   };
   std::optional<Eval> eval;
 
@@ -71,8 +74,8 @@ struct StepLayout {
 
   /// Reads the layout of the one `amp.train_step` (and at most one
   /// `amp.eval_step`) of `module`, before or after amp-mixed-precision.
-  /// Dynamic dimensions (only dimension 0 of the input, the label, the
-  /// eval input and the logits may be dynamic; `checkStepShapes`) take
+  /// Dynamic dimensions (only dimension 0 of the inputs, the label, the
+  /// eval inputs and the logits may be dynamic; `checkStepShapes`) take
   /// `batch`. Errors: the contract (located diagnostics in the message),
   /// the eval step not matching the training step, unsupported types.
   static llvm::Expected<StepLayout> read(ModuleOp module, int64_t batch);
@@ -98,7 +101,7 @@ public:
   /// JIT-compiles it on `backend` (in place: from here on `module` is the
   /// backend's LLVM IR) and allocates one zeroed buffer per argument and per
   /// result; the eval step shares the training step's parameter buffers and
-  /// has its own input and logits. Errors: those of StepLayout::read and of
+  /// has its own inputs and logits. Errors: those of StepLayout::read and of
   /// `backend.compile`.
   static llvm::Expected<std::unique_ptr<BoundStep>>
   create(ModuleOp module, Backend &backend, int64_t batch);
@@ -129,7 +132,9 @@ public:
   void carry();
 
   bool hasEval() const { return stepLayout.eval.has_value(); }
-  DeviceBuffer &evalInput() { return *evalInputBuffer; }
+  /// Input `k` of the eval step (its k-th input argument).
+  DeviceBuffer &evalInput(unsigned k = 0) { return *evalInputBuffers[k]; }
+  size_t numEvalInputs() const { return evalInputBuffers.size(); }
   DeviceBuffer &logits() { return *logitsBuffer; }
   /// One call of the eval step on the current parameters.
   llvm::Error runEval();
@@ -142,7 +147,8 @@ private:
   StepLayout stepLayout;
   std::unique_ptr<JitModule> jit;
   std::vector<std::unique_ptr<DeviceBuffer>> args, results;
-  std::unique_ptr<DeviceBuffer> evalInputBuffer, logitsBuffer;
+  std::vector<std::unique_ptr<DeviceBuffer>> evalInputBuffers;
+  std::unique_ptr<DeviceBuffer> logitsBuffer;
 };
 
 } // namespace mlir::amp::runtime

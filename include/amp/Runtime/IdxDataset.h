@@ -12,19 +12,39 @@
 
 #include "llvm/Support/Error.h"
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::amp::runtime {
 
+/// The data of one step argument per example (synthetic data of a step's
+/// own inputs and target, SyntheticData.h): numExamples x valuesPerExample
+/// values, floats or integers.
+struct DataField {
+  bool integer = false;
+  int64_t valuesPerExample = 0;
+  std::vector<float> floats; ///< when !integer
+  std::vector<int64_t> ints; ///< when integer
+};
+
 /// A labelled image set: `numExamples` images of `exampleSize` pixels each,
 /// row-major, scaled from bytes to [0, 1] floats; one class index per image.
+/// Synthetic data for a step whose inputs are not one f32 image (several
+/// inputs, integer inputs) has one field per input instead of the images,
+/// and a step with a regression target one field for it.
 struct Dataset {
   int64_t numExamples = 0;
   int64_t exampleSize = 0;     ///< pixels per image (28 * 28 for MNIST)
   std::vector<float> images;   ///< numExamples x exampleSize
   std::vector<int32_t> labels; ///< numExamples, values in [0, numClasses)
   int32_t numClasses = 0;      ///< 1 + the largest label
+  /// Not empty: field k feeds the step's k-th input (argument order) and
+  /// `images` is empty (exampleSize is the first field's values).
+  std::vector<DataField> inputs;
+  /// A regression target per example (a target that is not batch x
+  /// classes); none: the target gets the one-hot labels.
+  std::optional<DataField> target;
 };
 
 /// Reads an unsigned-byte IDX file (magic 0x0000080N, N dimensions,

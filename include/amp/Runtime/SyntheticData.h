@@ -1,8 +1,9 @@
 //===- SyntheticData.h - random data of a step's own shapes -----*- C++ -*-===//
 //
 // `amp-run --data=synthetic`: a Dataset of seeded random examples shaped
-// like the step's input, for throughput runs and for models whose inputs
-// are not Fashion-MNIST's 28 x 28 pixels.
+// like the step's inputs (any number, float or integer) and target, for
+// throughput runs and for models whose inputs are not Fashion-MNIST's
+// 28 x 28 pixels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,8 @@
 #include "amp/Runtime/IdxDataset.h"
 
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace mlir::amp::runtime {
 
@@ -22,6 +25,30 @@ namespace mlir::amp::runtime {
 /// numClasses.
 Dataset makeSyntheticDataset(int64_t numExamples, int64_t exampleSize,
                              int32_t numClasses, uint64_t seed);
+
+/// What one input of a step needs per example.
+struct SyntheticInput {
+  int64_t valuesPerExample = 0;
+  /// Integers drawn uniformly from [0, intRange) (token ids); else floats
+  /// from U[0, 1).
+  bool integer = false;
+  int64_t intRange = 2;
+};
+
+/// Synthetic data for any step (Dataset::inputs): `numExamples` examples
+/// with one field per entry of `inputs` (in order, each field drawn whole
+/// before the next), then labels as makeSyntheticDataset draws them, from a
+/// generator seeded with `seed`. With `targetValues`, also a regression
+/// target of that many values per example: t_j = tanh(sum of 4 inputs
+/// values (integers scaled to [0, 1)) at random positions with N(0, 1)
+/// weights), a fixed function of the example's inputs drawn from
+/// `functionSeed`, so that a model can learn it and the train and test sets
+/// (seed, seed + 1) share it.
+Dataset makeSyntheticStepDataset(int64_t numExamples,
+                                 const std::vector<SyntheticInput> &inputs,
+                                 std::optional<int64_t> targetValues,
+                                 int32_t numClasses, uint64_t seed,
+                                 uint64_t functionSeed);
 
 } // namespace mlir::amp::runtime
 

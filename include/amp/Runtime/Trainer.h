@@ -98,14 +98,36 @@ struct RunResult {
 
 /// What a run needs, known before any data is loaded or memory allocated.
 struct RunPlan {
-  int64_t batch = 0;              ///< examples per training step
-  int64_t globalBatch = 0;        ///< batch x ranks (data-parallel), else batch
-  int64_t valuesPerExample = 0;   ///< of the input
+  int64_t batch = 0;            ///< examples per training step
+  int64_t globalBatch = 0;      ///< batch x ranks (data-parallel), else batch
+  int64_t valuesPerExample = 0; ///< of the (first) input
+  /// One per input of the step, in argument order.
+  struct Input {
+    unsigned argument = 0;
+    std::string type; ///< e.g. "tensor<4x6xi64>"
+    int64_t valuesPerExample = 0;
+    bool integer = false; ///< token ids and the like; else f32
+    /// An integer input: the rows of the smallest table its values index
+    /// (Analysis/IndexBound.h); values must stay below it.
+    std::optional<int64_t> indexBound;
+  };
+  std::vector<Input> inputs;
   std::optional<int64_t> classes; ///< logits per example of the eval step
-  /// A step with a target (loss=mse) in place of a label: its values per
-  /// example. amp-run feeds the one-hot encoding of the dataset's labels,
-  /// so they must be the dataset's classes.
+  /// A step with a batch x classes f32 target (loss=mse) in place of a
+  /// label: its values per example. amp-run feeds the one-hot encoding of
+  /// the dataset's labels, so they must be the dataset's classes.
   std::optional<int64_t> targetClasses;
+  /// A step with any other target (a regression output of any shape): the
+  /// target's type and values per example; only data with regression
+  /// targets (--data=synthetic) feeds it.
+  std::optional<int64_t> targetValues;
+  std::string targetType;
+  /// The data must come with a field per input (several inputs, an integer
+  /// input) or with regression targets: Dataset::inputs / target.
+  bool needsStepData() const {
+    return inputs.size() != 1 || inputs.front().integer ||
+           targetValues.has_value();
+  }
   /// The label's amp.classes (the classes its values index), when given.
   std::optional<int64_t> labelClasses;
   uint64_t bufferBytes = 0; ///< arguments + results + eval buffers
@@ -119,16 +141,22 @@ struct RunPlan {
 /// message naming the option and the value; epochs, batch size, max steps),
 /// one `amp.train_step` and at most one `amp.eval_step`, the fp32 step
 /// (not already loss-scaled: amp-run rewrites it per run itself), the
-/// training-step contract (located diagnostics in the message), an f32
-/// input, static shapes but for the batch (checkStepShapes), the batch size
-/// (a dynamic batch needs `batchSize`, a static one must agree with it),
+/// training-step contract (located diagnostics in the message), f32 or
+/// integer inputs, static shapes but for the batch (checkStepShapes), the
+/// batch size (a dynamic batch needs `batchSize`, a static one must agree
+/// with it),
 /// and the memory all buffers need against this machine's memory.
 llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
 
 /// The checks that need the data's shapes, still before any allocation: the
-/// input's values per example against `trainSet` and `testSet`, the eval
-/// step's classes (and a target's values per example) against the classes
-/// of `testSet`, a global batch no larger than `trainSet`.
+/// inputs against `trainSet` and `testSet` (an image set feeds one f32
+/// input and a label or one-hot target: a step with several inputs, an
+/// integer input or a regression target is refused with the input or
+/// target that does not fit; synthetic step data must have a field of the
+/// input's kind and size per input, and regression targets of the target's
+/// size), the eval step's classes (and a one-hot target's values per
+/// example) against the classes of `testSet`, a global batch no larger than
+/// `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
                                 const Dataset &testSet);
 

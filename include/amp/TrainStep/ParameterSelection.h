@@ -42,6 +42,9 @@ struct ParameterPlan {
   /// In the step's argument order: arguments by index, then constants in
   /// program order.
   SmallVector<TrainedValue> params;
+  /// The input arguments (data fed each step; float or integer tensors),
+  /// in argument order; `input` is the first.
+  SmallVector<unsigned> inputs;
   unsigned input = 0;
   /// LossKind::None only: the model's label (rank-1 i32/i64) or target
   /// (float tensor) argument, if it has one.
@@ -60,13 +63,14 @@ bool matchesKeyPattern(llvm::StringRef key, llvm::StringRef pattern);
 
 /// Decides what `model` (a func.func with a single-block body) trains under
 /// `options` (params, min-elements, frozen, freeze-running-stats, input,
-/// loss). Errors, located on the function or the argument: a `params` entry
-/// that names no argument or dense_resource constant, an index out of range
-/// or naming the input, a parameter that is not a static f32 tensor, a
-/// named parameter the output does not depend on, an argument that is
-/// neither the input, a parameter nor (loss=none) the label or target, no
-/// float tensor input, and no trainable parameter at all (the message says
-/// what was left and why).
+/// inputs, loss). Errors, located on the function or the argument: a
+/// `params` entry that names no argument or dense_resource constant, an
+/// index out of range or naming an input, an input index out of range or
+/// named twice, a parameter that is not a static f32 tensor, a named
+/// parameter the output does not depend on, an argument that is neither an
+/// input, a parameter nor (loss=none) the label or target, no input or one
+/// that is not a float or integer tensor of rank >= 1, and no trainable
+/// parameter at all (the message says what was left and why).
 FailureOr<ParameterPlan> selectParameters(func::FuncOp model,
                                           const TrainStepOptions &options);
 

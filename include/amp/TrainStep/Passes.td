@@ -22,7 +22,7 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     `amp-mixed-precision`, `amp-lower-to-llvm`, `amp-lower-to-nvvm` and
     `amp-run` take the result unchanged:
 
-    - `@train_step(params..., opt_state..., input, label | target)` with
+    - `@train_step(params..., opt_state..., inputs..., label | target)` with
       `amp.role` on every argument returns `(loss, params'..., opt_state'...)`
       with `amp.role = "loss"` and `amp.updates = i`. Its body is the model's
       forward with every trained value read from its `param` argument, the
@@ -33,7 +33,7 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
       or `dense_resource`, an elided blob too) as its `amp.initial_value`,
       so amp-run starts from the model's weights (an elided blob: drawn at
       random).
-    - `@eval_step(params..., input)` returns the model's output as
+    - `@eval_step(params..., inputs...)` returns the model's output as
       `amp.role = "logits"` (for a batch x classes output; not for
       loss=none).
     - The model function is erased when nothing refers to it.
@@ -46,9 +46,19 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     `freeze-running-stats` (default), keys ending in `running_mean` or
     `running_var` (PyTorch's BatchNorm buffers); `arguments` every float
     tensor argument but the input; an integer names one argument; any other
-    entry names a dense_resource constant by its key. The input is
-    `input=<index>` or the first float tensor argument not named as a
-    parameter.
+    entry names a dense_resource constant by its key.
+
+    The inputs (data fed each step, dimension 0 the batch; float tensors,
+    or integer tensors such as token ids) are `inputs=<i>,<j>,...` (or
+    `input=<index>`, one). By default every argument that params= does not
+    name is an input, except with loss=none the label or target: the last
+    such argument other than the first float one, when there are two or
+    more. With params=arguments the input is the first float tensor
+    argument not named by index (the other float arguments are trained),
+    and (but with loss=none) every integer tensor argument is an input
+    too. The step takes its
+    inputs in the model's argument order; with loss=mse or
+    softmax-cross-entropy dimension 0 of each is the output's.
 
     Re-batching (`batch=`): the model is first re-batched from the batch it
     was traced at (dimension 0 of the input) to `batch=N` or
@@ -104,8 +114,11 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
            "params=constants leaves constants whose key ends in "
            "running_mean or running_var (BatchNorm buffers) constant">,
     Option<"input", "input", "int64_t", /*default=*/"-1",
-           "The input argument (default: the first float tensor argument "
-           "that is not a parameter)">,
+           "One input argument (an alias of inputs=<index>)">,
+    ListOption<"inputs", "inputs", "int64_t",
+               "The input arguments, data fed each step (default: every "
+               "argument that is not a parameter, nor with loss=none the "
+               "label)">,
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "Re-batch the model to this batch size, or dynamic (absent or 0: "
            "the batch it was traced at)">,

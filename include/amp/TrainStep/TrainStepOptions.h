@@ -73,8 +73,13 @@ struct TrainStepOptions {
   /// Also leave constants whose key ends in `running_mean` or `running_var`
   /// constant: PyTorch's BatchNorm buffers, which an optimizer never sees.
   bool freezeRunningStats = true;
-  /// The model's input argument; -1: the first float tensor argument that
-  /// is not selected as a parameter.
+  /// The model's input arguments (data fed each step, dimension 0 the
+  /// batch; float or integer tensors such as token ids), by index. Empty:
+  /// `input`, else the default of ParameterSelection.h (every argument that
+  /// is not a parameter, nor with loss=none the label).
+  std::vector<int64_t> inputs;
+  /// `input=<index>`: one input, an alias of `inputs` with one entry; -1:
+  /// none given.
   int64_t input = -1;
   /// Re-batch the model first (Rebatch.h): "" or "0" keeps the traced
   /// batch, a size >= 1 or "dynamic" rewrites dimension 0 of the input and

@@ -73,25 +73,48 @@ static bool isScalarTensorOf(Type t, Type elem) {
   return tt && tt.getRank() == 0 && tt.getElementType() == elem;
 }
 
-/// Checks the input/label pair: input a float tensor with a leading batch
-/// dimension, label a rank-1 i32/i64 tensor (or a target, a float tensor)
-/// with the same batch size.
-static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
-                                        std::optional<unsigned> label) {
+/// Checks one input: a ranked float or integer (token ids) tensor with a
+/// leading, non-empty batch dimension.
+static LogicalResult checkInput(func::FuncOp func, unsigned input) {
   BlockArgument in = func.getArgument(input);
   auto inType = dyn_cast<RankedTensorType>(in.getType());
-  if (!inType || !isa<FloatType>(inType.getElementType()) ||
+  if (!inType || !isa<FloatType, IntegerType>(inType.getElementType()) ||
       inType.getRank() < 1)
     return emitError(in.getLoc())
            << "argument #" << input
-           << " with amp.role = \"input\" must be a ranked float tensor whose "
-              "leading dimension is the batch, got "
+           << " with amp.role = \"input\" must be a ranked float or integer "
+              "tensor whose leading dimension is the batch, got "
            << in.getType();
   if (!inType.isDynamicDim(0) && inType.getDimSize(0) < 1)
     return emitError(in.getLoc())
            << "argument #" << input
            << " with amp.role = \"input\" has an empty batch (dimension 0 is "
            << inType.getDimSize(0) << ")";
+  return success();
+}
+
+/// Checks the inputs and the label: every input a float or integer tensor
+/// with a leading batch dimension, all with the same batch size; the label
+/// a rank-1 i32/i64 tensor (or a target, a float tensor) with that batch
+/// size too.
+static LogicalResult checkInputsAndLabel(func::FuncOp func,
+                                         ArrayRef<unsigned> inputs,
+                                         std::optional<unsigned> label) {
+  for (unsigned input : inputs)
+    if (failed(checkInput(func, input)))
+      return failure();
+  auto batchOf = [&](unsigned i) {
+    return cast<RankedTensorType>(func.getArgument(i).getType()).getDimSize(0);
+  };
+  int64_t b0 = batchOf(inputs.front());
+  for (unsigned input : inputs.drop_front()) {
+    int64_t b = batchOf(input);
+    if (!ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b) && b != b0)
+      return emitError(func.getArgument(input).getLoc())
+             << "input argument #" << input << " has batch size " << b
+             << ", input argument #" << inputs.front() << " " << b0
+             << "; dimension 0 of every input is the batch";
+  }
   if (!label)
     return success();
   BlockArgument lab = func.getArgument(*label);
@@ -113,7 +136,7 @@ static LogicalResult checkInputAndLabel(func::FuncOp func, unsigned input,
            << " with amp.role = \"label\" must be a rank-1 tensor of i32 or "
               "i64 class indices (one per example), got "
            << lab.getType();
-  int64_t b0 = inType.getDimSize(0), b1 = labType.getDimSize(0);
+  int64_t b1 = labType.getDimSize(0);
   if (!ShapedType::isDynamic(b0) && !ShapedType::isDynamic(b1) && b0 != b1)
     return emitError(lab.getLoc())
            << (target ? "target" : "label") << " batch size " << b1
@@ -372,7 +395,7 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
               "(scf.for, scf.if) so that it has a single block";
 
   // Arguments and their roles.
-  std::optional<unsigned> input, label;
+  std::optional<unsigned> label;
   for (unsigned i = 0; i < numArgs; ++i) {
     BlockArgument arg = func.getArgument(i);
     auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
@@ -411,18 +434,18 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       step.optStates.push_back(i);
       break;
     case ArgRole::Input:
+      step.inputs.push_back(i);
+      break;
     case ArgRole::Label:
     case ArgRole::Target: {
-      std::optional<unsigned> &slot = *parsed == ArgRole::Input ? input : label;
-      if (slot) {
+      if (label) {
         emitError(arg.getLoc())
             << "argument #" << i << " is a second amp.role = \""
-            << stringifyArgRole(*parsed) << "\" (first: argument #" << *slot
-            << "); a training step takes one input and one label (or "
-               "target)";
+            << stringifyArgRole(*parsed) << "\" (first: argument #" << *label
+            << "); a training step takes one label (or target)";
         ok = false;
       }
-      slot = i;
+      label = i;
       break;
     }
     case ArgRole::LossScale:
@@ -455,16 +478,18 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
            "master weights";
     ok = false;
   }
-  if (!input || !label) {
+  if (step.inputs.empty() || !label) {
     emitError(func.getLoc(), "training step '")
-        << func.getSymName() << "' needs one argument with amp.role = \""
-        << (!input ? "input\"" : "label\" (or \"target\")");
+        << func.getSymName() << "' needs "
+        << (step.inputs.empty() ? "an argument with amp.role = \"input\""
+                                : "one argument with amp.role = \"label\" "
+                                  "(or \"target\")");
     ok = false;
-  } else if (failed(checkInputAndLabel(func, *input, label))) {
+  } else if (failed(checkInputsAndLabel(func, step.inputs, label))) {
     ok = false;
   }
-  if (input)
-    step.input = *input;
+  if (!step.inputs.empty())
+    step.input = step.inputs.front();
   if (label)
     step.label = *label;
 
@@ -631,25 +656,24 @@ FailureOr<EvalStep> EvalStep::analyze(func::FuncOp func) {
   if (func.isExternal())
     return emitError(func.getLoc(), "amp.eval_step function '")
            << func.getSymName() << "' has no body";
-  std::optional<unsigned> input;
   for (unsigned i = 0; i < func.getNumArguments(); ++i) {
     auto role = func.getArgAttrOfType<StringAttr>(i, kRoleAttr);
     if (role && role.getValue() == "param") {
       step.params.push_back(i);
-    } else if (role && role.getValue() == "input" && !input) {
-      input = i;
+    } else if (role && role.getValue() == "input") {
+      step.inputs.push_back(i);
     } else {
       return emitError(func.getArgument(i).getLoc())
              << "argument #" << i << " of eval step '" << func.getSymName()
-             << "' needs amp.role = \"param\" or one \"input\"";
+             << "' needs amp.role = \"param\" or \"input\"";
     }
   }
-  if (!input)
+  if (step.inputs.empty())
     return emitError(func.getLoc(), "eval step '")
            << func.getSymName() << "' needs an amp.role = \"input\" argument";
-  if (failed(checkInputAndLabel(func, *input, std::nullopt)))
+  if (failed(checkInputsAndLabel(func, step.inputs, std::nullopt)))
     return failure();
-  step.input = *input;
+  step.input = step.inputs.front();
   if (func.getNumResults() != 1 ||
       func.getResultAttrOfType<StringAttr>(0, kRoleAttr) !=
           StringAttr::get(func.getContext(), "logits"))

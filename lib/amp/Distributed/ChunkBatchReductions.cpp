@@ -347,7 +347,8 @@ struct ChunkBatchReductionsPass
              << " does not divide the batch size " << batch
              << " (each chunk is one rank's batch)";
     BatchDims dims(batch);
-    dims.mark(input, 1);
+    for (unsigned i : step->inputs)
+      dims.mark(func.getArgument(i), 1);
     dims.mark(func.getArgument(step->label), 1);
     SmallVector<BatchReduction> reductions;
     for (Operation &op : func.getBody().front())

@@ -276,6 +276,7 @@ llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
   layout.resultSpecs = std::move(*resultSpecs);
   layout.params.assign(step->params.begin(), step->params.end());
   layout.optStates.assign(step->optStates.begin(), step->optStates.end());
+  layout.inputs.assign(step->inputs.begin(), step->inputs.end());
   layout.input = step->input;
   layout.batch = layout.argSpecs[step->input].shape.front();
   layout.label = step->label;
@@ -305,9 +306,15 @@ llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
                        llvm::Twine(e->params.size()) + " parameters, @" +
                        trainFn.getSymName() + " " +
                        llvm::Twine(step->params.size()));
+    if (e->inputs.size() != step->inputs.size())
+      return makeError("@" + evalFn.getSymName() + " takes " +
+                       llvm::Twine(e->inputs.size()) + " inputs, @" +
+                       trainFn.getSymName() + " " +
+                       llvm::Twine(step->inputs.size()));
     Eval eval;
     eval.name = evalFn.getSymName().str();
     eval.numArgs = evalFn.getNumArguments();
+    eval.inputs.assign(e->inputs.begin(), e->inputs.end());
     eval.input = e->input;
     eval.trainArgOf.resize(eval.numArgs);
     for (auto [k, p] : llvm::enumerate(e->params)) {
@@ -318,14 +325,17 @@ llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
                          trainFn.getSymName() + "'s");
       eval.trainArgOf[p] = step->params[k];
     }
-    auto inputSpec =
-        TensorSpec::fromType(evalFn.getArgument(e->input).getType(), batch);
-    if (!inputSpec)
-      return inputSpec.takeError();
+    for (unsigned input : e->inputs) {
+      auto inputSpec =
+          TensorSpec::fromType(evalFn.getArgument(input).getType(), batch);
+      if (!inputSpec)
+        return inputSpec.takeError();
+      eval.inputSpecs.push_back(*inputSpec);
+    }
     auto logitsSpec = TensorSpec::fromType(evalFn.getResultTypes()[0], batch);
     if (!logitsSpec)
       return logitsSpec.takeError();
-    eval.inputSpec = *inputSpec;
+    eval.inputSpec = eval.inputSpecs.front();
     eval.logitsSpec = *logitsSpec;
     layout.eval = std::move(eval);
   }
@@ -351,7 +361,8 @@ BoundStep::create(ModuleOp module, Backend &backend, int64_t batch) {
   for (const TensorSpec &spec : l.resultSpecs)
     step->results.push_back(backend.allocate(spec));
   if (l.eval) {
-    step->evalInputBuffer = backend.allocate(l.eval->inputSpec);
+    for (const TensorSpec &spec : l.eval->inputSpecs)
+      step->evalInputBuffers.push_back(backend.allocate(spec));
     step->logitsBuffer = backend.allocate(l.eval->logitsSpec);
   }
   return step;
@@ -361,7 +372,7 @@ void BoundStep::resetState(std::mt19937_64 &rng,
                            std::optional<double> initialScale) {
   std::optional<unsigned> scaleArg = stepLayout.argWithRole(ArgRole::LossScale);
   for (unsigned i = 0; i < args.size(); ++i) {
-    if (i == stepLayout.input || i == stepLayout.label)
+    if (llvm::is_contained(stepLayout.inputs, i) || i == stepLayout.label)
       continue;
     HostTensor &host = args[i]->host();
     host.fillZero();
@@ -406,9 +417,9 @@ void BoundStep::carry() {
 llvm::Error BoundStep::runEval() {
   const StepLayout::Eval &eval = *stepLayout.eval;
   SmallVector<DeviceBuffer *> buffers;
-  for (unsigned i = 0; i < eval.numArgs; ++i)
-    buffers.push_back(i == eval.input ? evalInputBuffer.get()
-                                      : args[*eval.trainArgOf[i]].get());
+  for (unsigned i = 0, k = 0; i < eval.numArgs; ++i)
+    buffers.push_back(eval.trainArgOf[i] ? args[*eval.trainArgOf[i]].get()
+                                         : evalInputBuffers[k++].get());
   buffers.push_back(logitsBuffer.get());
   if (llvm::Error err =
           jit->invokeDescriptors(eval.name, descriptorsOf(buffers)))

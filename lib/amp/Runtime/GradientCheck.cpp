@@ -162,7 +162,7 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
   }
   FailureOr<TrainingStep> roles =
       TrainingStep::analyze(trainFn, /*requireMarkers=*/true);
-  unsigned inputArg = roles->input, labelArg = roles->label;
+  unsigned labelArg = roles->label;
   auto jit = backend.compile(*work, {kCheckedFn, kLossFn});
   if (!jit)
     return jit.takeError();
@@ -195,12 +195,12 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
   std::iota(order.begin(), order.end(), 0);
   std::shuffle(order.begin(), order.end(), rng);
   {
-    TensorSpec f32 = argSpecs[inputArg];
-    f32.kind = ElementKind::F32;
-    HostTensor input(f32);
-    fillBatch(data, order, 0, plan->batch, input, &args[labelArg]->host());
-    for (int64_t i = 0; i < f32.numElements(); ++i)
-      at(*args[inputArg], i) = input.as<float>()[i];
+    // Every input and the label or target, in the types of the f64 step
+    // (float inputs widened, integer inputs as they are).
+    std::vector<HostTensor *> inputs;
+    for (unsigned i : roles->inputs)
+      inputs.push_back(&args[i]->host());
+    fillStepBatch(data, order, 0, plan->batch, inputs, &args[labelArg]->host());
   }
   for (auto &a : args)
     a->upload();

@@ -2,6 +2,7 @@
 
 #include "amp/Runtime/SyntheticData.h"
 
+#include <cmath>
 #include <random>
 
 using namespace mlir::amp::runtime;
@@ -24,5 +25,84 @@ Dataset mlir::amp::runtime::makeSyntheticDataset(int64_t numExamples,
   for (int64_t i = 0; i < numExamples; ++i)
     // The first numClasses examples cover every class once.
     ds.labels[i] = i < numClasses ? static_cast<int32_t>(i) : label(rng);
+  return ds;
+}
+
+Dataset mlir::amp::runtime::makeSyntheticStepDataset(
+    int64_t numExamples, const std::vector<SyntheticInput> &inputs,
+    std::optional<int64_t> targetValues, int32_t numClasses, uint64_t seed,
+    uint64_t functionSeed) {
+  Dataset ds;
+  ds.numExamples = numExamples;
+  ds.numClasses = numClasses;
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<float> uniform(0.0f, 1.0f);
+  for (const SyntheticInput &in : inputs) {
+    DataField field;
+    field.integer = in.integer;
+    field.valuesPerExample = in.valuesPerExample;
+    size_t n = static_cast<size_t>(numExamples * in.valuesPerExample);
+    if (in.integer) {
+      std::uniform_int_distribution<int64_t> id(0, in.intRange - 1);
+      field.ints.resize(n);
+      for (int64_t &v : field.ints)
+        v = id(rng);
+    } else {
+      field.floats.resize(n);
+      for (float &v : field.floats)
+        v = uniform(rng);
+    }
+    ds.inputs.push_back(std::move(field));
+  }
+  if (!ds.inputs.empty())
+    ds.exampleSize = ds.inputs.front().valuesPerExample;
+  std::uniform_int_distribution<int32_t> label(0, numClasses - 1);
+  ds.labels.resize(static_cast<size_t>(numExamples));
+  for (int64_t i = 0; i < numExamples; ++i)
+    ds.labels[i] = i < numClasses ? static_cast<int32_t>(i) : label(rng);
+  if (!targetValues)
+    return ds;
+
+  // The target function: every target value reads 4 input values (over
+  // all inputs of the example, integers scaled by their range).
+  struct Source {
+    size_t field;
+    int64_t offset;
+  };
+  std::vector<Source> sources;
+  for (size_t f = 0; f < inputs.size(); ++f)
+    for (int64_t k = 0; k < inputs[f].valuesPerExample; ++k)
+      sources.push_back({f, k});
+  constexpr int kTerms = 4;
+  std::mt19937_64 fn(functionSeed);
+  std::normal_distribution<double> weight(0.0, 1.0);
+  std::vector<Source> picks;
+  std::vector<double> weights;
+  if (!sources.empty()) {
+    std::uniform_int_distribution<size_t> any(0, sources.size() - 1);
+    for (int64_t j = 0; j < *targetValues * kTerms; ++j) {
+      picks.push_back(sources[any(fn)]);
+      weights.push_back(weight(fn));
+    }
+  }
+  DataField target;
+  target.valuesPerExample = *targetValues;
+  target.floats.resize(static_cast<size_t>(numExamples * *targetValues));
+  for (int64_t e = 0; e < numExamples; ++e)
+    for (int64_t j = 0; j < *targetValues; ++j) {
+      double sum = 0;
+      for (size_t t = j * kTerms; t < picks.size() && t < (j + 1) * kTerms;
+           ++t) {
+        const DataField &f = ds.inputs[picks[t].field];
+        int64_t at = e * f.valuesPerExample + picks[t].offset;
+        double x =
+            f.integer ? static_cast<double>(f.ints[at]) /
+                            static_cast<double>(inputs[picks[t].field].intRange)
+                      : f.floats[at];
+        sum += weights[t] * x;
+      }
+      target.floats[e * *targetValues + j] = static_cast<float>(std::tanh(sum));
+    }
+  ds.target = std::move(target);
   return ds;
 }

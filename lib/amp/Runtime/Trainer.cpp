@@ -3,6 +3,7 @@
 #include "amp/Runtime/Trainer.h"
 
 #include "RunLog.h"
+#include "amp/Analysis/IndexBound.h"
 #include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -185,14 +186,42 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
 
   FailureOr<TrainingStep> step =
       TrainingStep::analyze(trainFn, /*requireMarkers=*/true);
+  RunPlan plan;
+  for (unsigned i : step->inputs) {
+    auto type = cast<RankedTensorType>(trainFn.getArgument(i).getType());
+    Type elem = type.getElementType();
+    bool integer = elem.isInteger(1) || elem.isInteger(8) ||
+                   elem.isInteger(32) || elem.isInteger(64);
+    if (!elem.isF32() && !integer)
+      return makeError(
+          "@" + trainFn.getSymName() +
+          ": the input must be f32 (amp-run feeds pixels in [0, 1] as f32; "
+          "autocast narrows inside the step) or an i1, i8, i32 or i64 tensor "
+          "(token ids), got " +
+          typeString(type) +
+          (step->inputs.size() > 1 ? " (argument #" + std::to_string(i) + ")"
+                                   : std::string()));
+    RunPlan::Input in;
+    in.argument = i;
+    in.type = typeString(type);
+    in.integer = integer;
+    in.valuesPerExample = 1;
+    for (int64_t d : type.getShape().drop_front())
+      in.valuesPerExample *= d;
+    if (integer)
+      in.indexBound = indexBound(trainFn.getArgument(i));
+    plan.inputs.push_back(in);
+  }
+  // The batch: dimension 0 of the inputs (the contract has them agree),
+  // dynamic only when it is dynamic in all of them.
   auto inputType =
       cast<RankedTensorType>(trainFn.getArgument(step->input).getType());
-  if (!inputType.getElementType().isF32())
-    return makeError("@" + trainFn.getSymName() +
-                     ": the input must be f32 (amp-run feeds pixels in [0, "
-                     "1] as f32; autocast narrows inside the step), got " +
-                     typeString(inputType));
-  RunPlan plan;
+  for (unsigned i : step->inputs)
+    if (auto type = cast<RankedTensorType>(trainFn.getArgument(i).getType());
+        !type.isDynamicDim(0)) {
+      inputType = type;
+      break;
+    }
   if (inputType.isDynamicDim(0)) {
     if (o.batchSize <= 0)
       return makeError("the input's batch dimension is dynamic: pass "
@@ -229,23 +258,27 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   plan.globalBatch = o.dataParallel
                          ? o.dataParallel->context->globalBatch(plan.batch)
                          : plan.batch;
-  plan.valuesPerExample = 1;
-  for (int64_t d : inputType.getShape().drop_front())
-    plan.valuesPerExample *= d;
+  plan.valuesPerExample = plan.inputs.front().valuesPerExample;
   if (auto classes =
           trainFn.getArgAttrOfType<IntegerAttr>(step->label, kClassesAttr))
     plan.labelClasses = classes.getInt();
   if (step->argRoles[step->label] == ArgRole::Target) {
-    // The data hold class labels: a target is fed their one-hot encoding.
+    // A batch x classes target is fed the one-hot encoding of the data's
+    // class labels; any other shape regression targets (synthetic data).
     auto target =
         cast<RankedTensorType>(trainFn.getArgument(step->label).getType());
-    if (target.getRank() != 2 || !target.getElementType().isF32())
+    if (!target.getElementType().isF32())
       return makeError("@" + trainFn.getSymName() + ": the target " +
                        typeString(target) +
-                       " cannot be fed: amp-run feeds a target the one-hot "
-                       "encoding of the dataset's labels, a batch x classes "
-                       "f32 tensor");
-    plan.targetClasses = target.getDimSize(1);
+                       " cannot be fed: amp-run feeds f32 targets");
+    if (target.getRank() == 2) {
+      plan.targetClasses = target.getDimSize(1);
+    } else {
+      plan.targetValues = 1;
+      for (int64_t d : target.getShape().drop_front())
+        *plan.targetValues *= d;
+      plan.targetType = typeString(target);
+    }
   }
 
   // Memory: every argument, result and eval buffer (plus a host mirror of
@@ -269,20 +302,34 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
     return std::move(err);
   if (evalFn) {
     FailureOr<EvalStep> eval = EvalStep::analyze(evalFn);
-    auto evalInput =
-        cast<RankedTensorType>(evalFn.getArgument(eval->input).getType());
-    int64_t perExample = 1;
-    for (int64_t d : evalInput.getShape().drop_front())
-      perExample *= d;
-    if (perExample != plan.valuesPerExample)
-      return makeError("@" + evalFn.getSymName() + "'s input holds " +
-                       countOf(perExample, "value") + " per example, @" +
-                       trainFn.getSymName() + "'s " +
-                       llvm::Twine(plan.valuesPerExample));
+    if (eval->inputs.size() != plan.inputs.size())
+      return makeError("@" + evalFn.getSymName() + " takes " +
+                       llvm::Twine(eval->inputs.size()) + " inputs, @" +
+                       trainFn.getSymName() + " " +
+                       llvm::Twine(plan.inputs.size()));
+    for (auto [k, input] : llvm::enumerate(eval->inputs)) {
+      auto evalInput =
+          cast<RankedTensorType>(evalFn.getArgument(input).getType());
+      auto trainInput = cast<RankedTensorType>(
+          trainFn.getArgument(plan.inputs[k].argument).getType());
+      int64_t perExample = 1;
+      for (int64_t d : evalInput.getShape().drop_front())
+        perExample *= d;
+      if (perExample != plan.inputs[k].valuesPerExample)
+        return makeError("@" + evalFn.getSymName() + "'s input holds " +
+                         countOf(perExample, "value") + " per example, @" +
+                         trainFn.getSymName() + "'s " +
+                         llvm::Twine(plan.inputs[k].valuesPerExample));
+      if (evalInput.getElementType() != trainInput.getElementType())
+        return makeError("@" + evalFn.getSymName() + "'s input #" +
+                         llvm::Twine(k) + " is " + typeString(evalInput) +
+                         ", @" + trainFn.getSymName() + "'s " +
+                         typeString(trainInput));
+      if (llvm::Error err = addBytes(evalInput))
+        return std::move(err);
+    }
     plan.classes =
         cast<RankedTensorType>(evalFn.getResultTypes()[0]).getDimSize(1);
-    if (llvm::Error err = addBytes(evalInput))
-      return std::move(err);
     if (llvm::Error err = addBytes(evalFn.getResultTypes()))
       return std::move(err);
   }
@@ -310,14 +357,79 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   return plan;
 }
 
+/// "argument #3" / "arguments #3 and #4" / "arguments #3, #4 and #5".
+static std::string argumentList(const RunPlan &plan) {
+  std::string text = plan.inputs.size() == 1 ? "argument " : "arguments ";
+  for (size_t k = 0; k < plan.inputs.size(); ++k)
+    text += (k == 0                        ? "#"
+             : k + 1 == plan.inputs.size() ? " and #"
+                                           : ", #") +
+            std::to_string(plan.inputs[k].argument);
+  return text;
+}
+
+/// The step's inputs and target against what `ds` holds per example.
+static llvm::Error checkInputsAgainstData(const RunPlan &plan,
+                                          const Dataset &ds) {
+  if (ds.inputs.empty()) {
+    // An image set: one f32 image and one class label per example.
+    const char *synthetic = "; --data=synthetic feeds every input and "
+                            "target its own shape and element type";
+    if (plan.inputs.size() != 1)
+      return makeError(
+          "the step has " + llvm::Twine(plan.inputs.size()) + " inputs (" +
+          argumentList(plan) +
+          "), but the dataset feeds one: an image per example, with a "
+          "label" +
+          synthetic);
+    const RunPlan::Input &in = plan.inputs.front();
+    if (in.integer)
+      return makeError("the input (argument #" + llvm::Twine(in.argument) +
+                       ", " + in.type +
+                       ") holds integers, but the dataset's images are f32 "
+                       "pixels" +
+                       synthetic);
+    if (plan.targetValues)
+      return makeError("the target " + plan.targetType +
+                       " cannot be fed from this dataset: amp-run feeds a "
+                       "target the one-hot encoding of the dataset's "
+                       "labels, a batch x classes f32 tensor" +
+                       synthetic);
+    if (plan.valuesPerExample != ds.exampleSize)
+      return makeError(
+          "the input holds " + countOf(plan.valuesPerExample, "value") +
+          " per example but the dataset has " + llvm::Twine(ds.exampleSize));
+    return llvm::Error::success();
+  }
+  // Data made for a step (synthetic): one field per input.
+  if (ds.inputs.size() != plan.inputs.size())
+    return makeError("the step has " + llvm::Twine(plan.inputs.size()) +
+                     " inputs (" + argumentList(plan) + "), the data " +
+                     llvm::Twine(ds.inputs.size()));
+  for (auto [in, field] : llvm::zip_equal(plan.inputs, ds.inputs))
+    if (in.integer != field.integer ||
+        in.valuesPerExample != field.valuesPerExample)
+      return makeError(
+          "the input argument #" + llvm::Twine(in.argument) + " (" + in.type +
+          ") holds " + countOf(in.valuesPerExample, "value") +
+          " per example, the data " +
+          countOf(field.valuesPerExample, field.integer ? "integer" : "float"));
+  if (plan.targetValues &&
+      (!ds.target || ds.target->valuesPerExample != *plan.targetValues))
+    return makeError("the target " + plan.targetType + " holds " +
+                     countOf(*plan.targetValues, "value") +
+                     " per example, the data " +
+                     (ds.target ? countOf(ds.target->valuesPerExample, "value")
+                                : std::string("have no regression targets")));
+  return llvm::Error::success();
+}
+
 llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                                                     const Dataset &trainSet,
                                                     const Dataset &testSet) {
   for (const Dataset *ds : {&trainSet, &testSet})
-    if (plan.valuesPerExample != ds->exampleSize)
-      return makeError(
-          "the input holds " + countOf(plan.valuesPerExample, "value") +
-          " per example but the dataset has " + llvm::Twine(ds->exampleSize));
+    if (llvm::Error err = checkInputsAgainstData(plan, *ds))
+      return err;
   if (plan.classes && *plan.classes != testSet.numClasses)
     return makeError("the eval step returns " + llvm::Twine(*plan.classes) +
                      " logits per example but the dataset has " +
@@ -519,7 +631,6 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   std::vector<int64_t> testOrder(testSet.numExamples);
   std::iota(testOrder.begin(), testOrder.end(), 0);
   int64_t batch = plan->batch;
-  DeviceBuffer &input = step.arg(layout.input);
   if (dp)
     dp->context->trainingStarted();
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
@@ -527,9 +638,12 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     (*record)->beginEpoch(epoch);
     for (int64_t s = 0; s < shape.stepsPerEpoch; ++s) {
       DeviceBuffer &label = step.arg(layout.label);
+      std::vector<HostTensor *> inputs;
+      for (unsigned i : layout.inputs)
+        inputs.push_back(&step.arg(i).host());
       // Data-parallel: this rank's shard of the global batch.
       int64_t first = dp ? dp->context->shardBegin(s, batch) : s * batch;
-      fillBatch(trainSet, order, first, batch, input.host(), &label.host());
+      fillStepBatch(trainSet, order, first, batch, inputs, &label.host());
       if (dp)
         if (llvm::Error err = applyInjection(*dp, result.steps + 1))
           return std::move(err);
@@ -539,7 +653,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
                             ? static_cast<float>(o.rewrite.initScale)
                             : 1.0f;
       auto t0 = std::chrono::steady_clock::now();
-      input.upload();
+      for (unsigned i : layout.inputs)
+        step.arg(i).upload();
       label.upload();
       if (llvm::Error err = step.run())
         return std::move(err);
@@ -578,15 +693,18 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       result.finalLossScale = o.rewrite.initScale;
 
     if (step.hasEval()) {
-      DeviceBuffer &evalInput = step.evalInput();
+      std::vector<HostTensor *> evalInputs;
+      for (unsigned k = 0; k < step.numEvalInputs(); ++k)
+        evalInputs.push_back(&step.evalInput(k).host());
       DeviceBuffer &logits = step.logits();
-      int64_t evalBatch = evalInput.spec().shape[0];
+      int64_t evalBatch = step.evalInput().spec().shape[0];
       int64_t classes = logits.spec().shape[1];
       int64_t correct = 0;
       for (int64_t first = 0; first < testSet.numExamples; first += evalBatch) {
-        fillBatch(testSet, testOrder, first, evalBatch, evalInput.host(),
-                  nullptr);
-        evalInput.upload();
+        fillStepBatch(testSet, testOrder, first, evalBatch, evalInputs,
+                      nullptr);
+        for (unsigned k = 0; k < step.numEvalInputs(); ++k)
+          step.evalInput(k).upload();
         if (llvm::Error err = step.runEval())
           return std::move(err);
         logits.download();

@@ -91,8 +91,8 @@ static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
 namespace {
 /// The arguments of the step being built, by role.
 struct StepArguments {
-  SmallVector<Value> params, state;
-  Value input, supervision;
+  SmallVector<Value> params, state, inputs;
+  Value supervision;
 };
 } // namespace
 
@@ -112,10 +112,12 @@ static Value cloneForward(OpBuilder &b, func::FuncOp model,
   return map.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
-/// Maps the model's input and trained values to the step's arguments.
+/// Maps the model's inputs and trained values to the step's arguments.
 static void mapModelValues(const ParameterPlan &plan, func::FuncOp model,
-                           ValueRange params, Value input, IRMapping &map) {
-  map.map(model.getArgument(plan.input), input);
+                           ValueRange params, ValueRange inputs,
+                           IRMapping &map) {
+  for (auto [i, input] : llvm::zip_equal(plan.inputs, inputs))
+    map.map(model.getArgument(i), input);
   for (auto [p, arg] : llvm::zip_equal(plan.params, params)) {
     if (p.isArgument)
       map.map(model.getArgument(p.argument), arg);
@@ -148,8 +150,10 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
     locs.push_back(model.getLoc());
   }
   llvm::append_range(results, args);
-  args.push_back(model.getArgumentTypes()[plan.input]);
-  locs.push_back(model.getArgument(plan.input).getLoc());
+  for (unsigned input : plan.inputs) {
+    args.push_back(model.getArgumentTypes()[input]);
+    locs.push_back(model.getArgument(input).getLoc());
+  }
   args.push_back(supervisionType);
   locs.push_back(plan.supervision
                      ? model.getArgument(*plan.supervision).getLoc()
@@ -170,14 +174,14 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
   }
   for (size_t s = 0; s < state.size(); ++s, ++i)
     fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "opt_state"));
-  fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "input"));
-  fn.setArgAttr(i + 1, kRoleAttr, roleOf(ctx, supervisionType));
+  for (size_t k = 0; k < plan.inputs.size(); ++k, ++i)
+    fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "input"));
+  fn.setArgAttr(i, kRoleAttr, roleOf(ctx, supervisionType));
   // Class labels of batch x classes logits: how many classes they index.
   auto logits = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
   if (roleOf(ctx, supervisionType) == "label" && logits &&
       logits.getRank() == 2 && !logits.isDynamicDim(1))
-    fn.setArgAttr(i + 1, kClassesAttr,
-                  b.getI64IntegerAttr(logits.getDimSize(1)));
+    fn.setArgAttr(i, kClassesAttr, b.getI64IntegerAttr(logits.getDimSize(1)));
   fn.setResultAttr(0, kRoleAttr, StringAttr::get(ctx, "loss"));
   for (unsigned r = 1; r < fn.getNumResults(); ++r)
     fn.setResultAttr(r, kUpdatesAttr, b.getI64IntegerAttr(r - 1));
@@ -198,11 +202,13 @@ static LogicalResult buildTrainBody(func::FuncOp fn, func::FuncOp model,
     args.params.push_back(entry.getArgument(i));
   for (size_t i = 0; i < numState; ++i)
     args.state.push_back(entry.getArgument(n + i));
-  args.input = entry.getArgument(n + numState);
-  args.supervision = entry.getArgument(n + numState + 1);
+  size_t numInputs = plan.inputs.size();
+  for (size_t k = 0; k < numInputs; ++k)
+    args.inputs.push_back(entry.getArgument(n + numState + k));
+  args.supervision = entry.getArgument(n + numState + numInputs);
 
   IRMapping map;
-  mapModelValues(plan, model, args.params, args.input, map);
+  mapModelValues(plan, model, args.params, args.inputs, map);
   if (plan.supervision)
     map.map(model.getArgument(*plan.supervision), args.supervision);
   Value output = cloneForward(b, model, plan, map);
@@ -230,14 +236,15 @@ static LogicalResult buildTrainBody(func::FuncOp fn, func::FuncOp model,
   return success();
 }
 
-/// @eval_step(params..., input) -> logits: the model's forward alone.
+/// @eval_step(params..., inputs...) -> logits: the model's forward alone.
 static func::FuncOp buildEvalStep(OpBuilder &b, func::FuncOp model,
                                   const ParameterPlan &plan) {
   MLIRContext *ctx = b.getContext();
   SmallVector<Type> args;
   for (const TrainedValue &p : plan.params)
     args.push_back(p.type);
-  args.push_back(model.getArgumentTypes()[plan.input]);
+  for (unsigned input : plan.inputs)
+    args.push_back(model.getArgumentTypes()[input]);
   auto fn =
       func::FuncOp::create(b, model.getLoc(), kEvalStepName,
                            b.getFunctionType(args, model.getResultTypes()));
@@ -246,12 +253,13 @@ static func::FuncOp buildEvalStep(OpBuilder &b, func::FuncOp model,
   size_t n = plan.params.size();
   for (size_t i = 0; i < n; ++i)
     fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "param"));
-  fn.setArgAttr(n, kRoleAttr, StringAttr::get(ctx, "input"));
+  for (size_t k = 0; k < plan.inputs.size(); ++k)
+    fn.setArgAttr(n + k, kRoleAttr, StringAttr::get(ctx, "input"));
   fn.setResultAttr(0, kRoleAttr, StringAttr::get(ctx, "logits"));
   OpBuilder body = OpBuilder::atBlockEnd(entry);
   IRMapping map;
   mapModelValues(plan, model, entry->getArguments().take_front(n),
-                 entry->getArgument(n), map);
+                 entry->getArguments().drop_front(n), map);
   Value logits = cloneForward(body, model, plan, map);
   func::ReturnOp::create(
       body, model.getBody().front().getTerminator()->getLoc(), logits);
@@ -311,23 +319,36 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   if (failed(plan))
     return failure();
   Type supervisionArg = *supervision;
-  // The contract's batch is dimension 0 of the input, and the label or
+  // The contract's batch is dimension 0 of every input, and the label or
   // target built from the output has the output's dimension 0.
-  if (options.loss != LossKind::None) {
-    auto inputType =
-        dyn_cast<RankedTensorType>(model.getArgumentTypes()[plan->input]);
-    auto outputType = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
-    if (inputType && outputType && inputType.getRank() >= 1 &&
-        outputType.getRank() >= 1 && !inputType.isDynamicDim(0) &&
-        !outputType.isDynamicDim(0) &&
-        inputType.getDimSize(0) != outputType.getDimSize(0))
-      return emitError(model.getArgument(plan->input).getLoc())
-             << "amp-build-train-step: the input (argument #" << plan->input
-             << ", " << inputType << ") has " << inputType.getDimSize(0)
-             << " in dimension 0, the output (" << outputType << ") "
-             << outputType.getDimSize(0)
-             << "; dimension 0 of both is the batch (transpose the input, or "
-                "name another argument with input=)";
+  auto outputType = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
+  std::optional<std::pair<unsigned, int64_t>> batch; // (argument, size)
+  if (options.loss != LossKind::None && outputType &&
+      outputType.getRank() >= 1 && !outputType.isDynamicDim(0))
+    batch = {~0u, outputType.getDimSize(0)};
+  for (unsigned input : plan->inputs) {
+    auto inputType = cast<RankedTensorType>(model.getArgumentTypes()[input]);
+    if (inputType.isDynamicDim(0))
+      continue;
+    if (!batch) {
+      batch = {input, inputType.getDimSize(0)};
+      continue;
+    }
+    if (inputType.getDimSize(0) == batch->second)
+      continue;
+    InFlightDiagnostic diag = emitError(model.getArgument(input).getLoc())
+                              << "amp-build-train-step: the input (argument #"
+                              << input << ", " << inputType << ") has "
+                              << inputType.getDimSize(0) << " in dimension 0, ";
+    if (batch->first == ~0u)
+      diag << "the output (" << outputType << ") " << batch->second
+           << "; dimension 0 of both is the batch";
+    else
+      diag << "the input argument #" << batch->first << " " << batch->second
+           << "; dimension 0 of every input is the batch";
+    diag << " (transpose the input, or name the inputs with inputs=; a "
+            "weight passed as an argument belongs in params=)";
+    return failure();
   }
   if (options.loss == LossKind::None) {
     // The model's own label or target; without one an unused label, as the

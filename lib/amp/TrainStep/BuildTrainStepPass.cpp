@@ -26,6 +26,7 @@ struct BuildTrainStepPass : amp::impl::BuildTrainStepBase<BuildTrainStepPass> {
     options.freezeRunningStats = freezeRunningStats;
     options.input = input;
     options.batch = batch;
+    options.inputs.assign(inputs.begin(), inputs.end());
     options.loss = loss;
     options.optimizer = optimizer;
     options.lr = lr;

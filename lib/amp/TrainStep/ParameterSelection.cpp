@@ -86,26 +86,110 @@ static FailureOr<Request> parseRequest(func::FuncOp model,
   return request;
 }
 
-/// The input: `options.input`, or the first float tensor argument that no
-/// params entry names.
-static FailureOr<unsigned> chooseInput(func::FuncOp model,
-                                       const TrainStepOptions &options,
-                                       const Request &request) {
+static bool isIntegerTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<IntegerType>(tensor.getElementType());
+}
+
+namespace {
+/// Which arguments are data: the inputs, and with loss=none the label or
+/// target (if any).
+struct DataArguments {
+  SmallVector<unsigned> inputs; ///< in argument order
+  std::optional<unsigned> supervision;
+};
+} // namespace
+
+/// The inputs named by `inputs=` (or `input=`), in argument order; empty
+/// when neither is given. Errors: an index out of range, named twice.
+static FailureOr<SmallVector<unsigned>>
+namedInputs(func::FuncOp model, const TrainStepOptions &options) {
+  std::vector<int64_t> named = options.inputs;
+  const char *option = "inputs";
   if (options.input >= 0) {
-    if (options.input >= model.getNumArguments())
+    named = {options.input};
+    option = "input";
+  }
+  SmallVector<unsigned> inputs;
+  for (int64_t i : named) {
+    if (i >= model.getNumArguments())
       return model.emitError()
-             << "amp-build-train-step: input=" << options.input
+             << "amp-build-train-step: " << option << "=" << i
              << " is out of range: @" << model.getSymName() << " has "
              << model.getNumArguments() << " arguments";
-    return unsigned(options.input);
+    if (llvm::is_contained(inputs, unsigned(i)))
+      return model.emitError() << "amp-build-train-step: inputs= names "
+                                  "argument "
+                               << i << " twice";
+    inputs.push_back(unsigned(i));
   }
-  for (auto [i, type] : llvm::enumerate(model.getArgumentTypes()))
-    if (isFloatTensor(type) && !llvm::is_contained(request.argumentIndices, i))
-      return unsigned(i);
-  return model.emitError()
-         << "amp-build-train-step: @" << model.getSymName()
-         << " has no float tensor argument left for the input (one batch of "
-            "examples, dimension 0 the batch); name it with input=<index>";
+  llvm::sort(inputs);
+  return inputs;
+}
+
+/// The inputs and (loss=none) the label or target; the arguments not
+/// returned here are parameters or errors. Named inputs: those, and with
+/// loss=none the one other argument params= does not name. Default
+/// (docs/training-step-builder.md, "Inputs"): with params=arguments, the
+/// first float tensor argument that params= does not name by index and
+/// (but for loss=none) every integer tensor argument; otherwise every argument
+/// params= does not name, but for loss=none the last of them other than the
+/// first float one (when there are two or more), which is the label or target.
+static FailureOr<DataArguments> chooseData(func::FuncOp model,
+                                           const TrainStepOptions &options,
+                                           bool paramsArguments,
+                                           ArrayRef<unsigned> paramIndices) {
+  FailureOr<SmallVector<unsigned>> named = namedInputs(model, options);
+  if (failed(named))
+    return failure();
+  bool none = options.loss == LossKind::None;
+  DataArguments data;
+  SmallVector<unsigned> free; // not named in params= by index
+  for (unsigned i = 0; i < model.getNumArguments(); ++i)
+    if (!llvm::is_contained(paramIndices, i))
+      free.push_back(i);
+  if (!named->empty()) {
+    data.inputs = *named;
+    if (none)
+      for (unsigned i : free)
+        if (!llvm::is_contained(data.inputs, i) && !paramsArguments &&
+            !data.supervision &&
+            isa<RankedTensorType>(model.getArgumentTypes()[i]))
+          data.supervision = i;
+    return data;
+  }
+  std::optional<unsigned> firstFloat;
+  for (unsigned i : free)
+    if (isFloatTensor(model.getArgumentTypes()[i])) {
+      firstFloat = i;
+      break;
+    }
+  if (paramsArguments) {
+    // The other float arguments are trained; with loss=none the label is
+    // the first argument left (selectParameters), as before inputs=.
+    for (unsigned i : free)
+      if (i == firstFloat ||
+          (!none && isIntegerTensor(model.getArgumentTypes()[i])))
+        data.inputs.push_back(i);
+  } else {
+    data.inputs = free;
+    if (none && free.size() >= 2) {
+      // The label: the last argument, unless that is the first float one
+      // (a model (label, x) -> loss).
+      unsigned last =
+          free.back() == firstFloat ? free[free.size() - 2] : free.back();
+      if (isa<RankedTensorType>(model.getArgumentTypes()[last])) {
+        data.supervision = last;
+        llvm::erase(data.inputs, last);
+      }
+    }
+  }
+  if (data.inputs.empty())
+    return model.emitError()
+           << "amp-build-train-step: @" << model.getSymName()
+           << " has no argument left for the input (one batch of examples, "
+              "dimension 0 the batch); name it with inputs=<index>";
+  return data;
 }
 
 FailureOr<ParameterPlan>
@@ -114,35 +198,44 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
   FailureOr<Request> request = parseRequest(model, options);
   if (failed(request))
     return failure();
-  FailureOr<unsigned> input = chooseInput(model, options, *request);
-  if (failed(input))
+  FailureOr<DataArguments> data =
+      chooseData(model, options, request->arguments, request->argumentIndices);
+  if (failed(data))
     return failure();
   Block &body = model.getBody().front();
-  auto inputType = dyn_cast<RankedTensorType>(model.getArgumentTypes()[*input]);
-  if (!inputType || !isa<FloatType>(inputType.getElementType()) ||
-      inputType.getRank() < 1)
-    return emitError(model.getArgument(*input).getLoc())
-           << "amp-build-train-step: the input, argument #" << *input << " of @"
-           << model.getSymName() << ", has type "
-           << model.getArgumentTypes()[*input]
-           << "; it must be a ranked float tensor whose dimension 0 is the "
-              "batch";
+  for (unsigned input : data->inputs) {
+    auto inputType =
+        dyn_cast<RankedTensorType>(model.getArgumentTypes()[input]);
+    if (!inputType ||
+        !isa<FloatType, IntegerType>(inputType.getElementType()) ||
+        inputType.getRank() < 1)
+      return emitError(model.getArgument(input).getLoc())
+             << "amp-build-train-step: the input, argument #" << input
+             << " of @" << model.getSymName() << ", has type "
+             << model.getArgumentTypes()[input]
+             << "; it must be a ranked float or integer tensor whose "
+                "dimension 0 is the batch";
+  }
 
   ParameterPlan plan;
   plan.model = model;
-  plan.input = *input;
+  plan.inputs = data->inputs;
+  plan.input = data->inputs.front();
+  plan.supervision = data->supervision;
+  auto isInput = [&](unsigned i) { return llvm::is_contained(plan.inputs, i); };
 
   // Candidates: the requested arguments, and top-level float tensor
   // constants.
   llvm::SmallSetVector<unsigned, 8> argCandidates;
   for (auto [i, type] : llvm::enumerate(model.getArgumentTypes()))
-    if (i != *input && isFloatTensor(type) && request->arguments)
+    if (!isInput(i) && isFloatTensor(type) && request->arguments &&
+        plan.supervision != i)
       argCandidates.insert(i);
   for (unsigned i : request->argumentIndices) {
-    if (i == *input)
+    if (isInput(i))
       return emitError(model.getArgument(i).getLoc())
              << "amp-build-train-step: params entry " << i
-             << " names the input; pick the input with input=<index>";
+             << " names an input; pick the inputs with inputs=<index>,...";
     argCandidates.insert(i);
   }
   SmallVector<arith::ConstantOp> constants;
@@ -255,22 +348,27 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
 
   // Every other argument must be accounted for.
   for (auto [i, type] : llvm::enumerate(model.getArgumentTypes())) {
-    if (i == *input || argCandidates.contains(i))
+    if (isInput(i) || argCandidates.contains(i))
       continue;
-    bool supervision = options.loss == LossKind::None && !plan.supervision &&
-                       isa<RankedTensorType>(type);
+    bool supervision = options.loss == LossKind::None &&
+                       (plan.supervision == i ||
+                        (!plan.supervision && isa<RankedTensorType>(type)));
     if (supervision) {
       plan.supervision = i;
       continue;
     }
+    std::string inputs;
+    for (unsigned k : plan.inputs)
+      inputs += (inputs.empty() ? "#" : ", #") + std::to_string(k);
     return emitError(model.getArgument(i).getLoc())
            << "amp-build-train-step: argument #" << i << " of @"
-           << model.getSymName() << " (" << type
-           << ") is neither the input (argument #" << *input
-           << ") nor a parameter"
+           << model.getSymName() << " (" << type << ") is neither "
+           << (plan.inputs.size() == 1 ? "the input (argument "
+                                       : "an input (arguments ")
+           << inputs << ") nor a parameter"
            << (options.loss == LossKind::None ? " nor the label" : "")
-           << "; list it in params= (params=arguments trains every float "
-              "argument but the input) or make it a constant";
+           << "; name it in inputs= or params= (params=arguments trains "
+              "every float argument but the input) or make it a constant";
   }
 
   if (plan.params.empty()) {

@@ -107,8 +107,13 @@ std::string TrainStepOptions::validate() const {
     return bad("min-elements", double(minElements), "must be >= 0");
   if (input < -1)
     return bad("input", double(input),
-               "must be an argument index (or -1: the first float tensor "
-               "argument that is not a parameter)");
+               "must be an argument index (or -1: the default inputs)");
+  for (int64_t i : inputs)
+    if (i < 0)
+      return bad("inputs", double(i), "must be an argument index");
+  if (input >= 0 && !inputs.empty())
+    return "input= and inputs= both given: name the inputs with inputs= "
+           "alone (input=<index> is inputs=<index>)";
   if (!parseBatch(batch))
     return "batch=" + batch +
            ": must be a batch size >= 1 or dynamic (0 or no batch: the "

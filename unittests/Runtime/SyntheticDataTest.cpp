@@ -1,0 +1,109 @@
+//===- SyntheticDataTest.cpp - data of a step's own inputs and target -----===//
+//
+// makeSyntheticStepDataset (several inputs, integer ones in their range, a
+// regression target that is a function of the inputs) and fillStepBatch
+// (each input and the target in its buffer's element type; the classic
+// image set exactly as fillBatch fills it).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Runtime/SyntheticData.h"
+#include "amp/Runtime/Batches.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+using namespace mlir::amp::runtime;
+
+namespace {
+
+std::vector<SyntheticInput> twoInputs() {
+  SyntheticInput ids;
+  ids.valuesPerExample = 3;
+  ids.integer = true;
+  ids.intRange = 5;
+  SyntheticInput x;
+  x.valuesPerExample = 2;
+  return {ids, x};
+}
+
+TEST(SyntheticDataTest, FieldsRangesAndDeterminism) {
+  Dataset a = makeSyntheticStepDataset(40, twoInputs(), 6, 3, 7, 7);
+  Dataset b = makeSyntheticStepDataset(40, twoInputs(), 6, 3, 7, 7);
+  ASSERT_EQ(a.inputs.size(), 2u);
+  EXPECT_TRUE(a.images.empty());
+  EXPECT_EQ(a.exampleSize, 3);
+  EXPECT_EQ(a.inputs[0].ints, b.inputs[0].ints);
+  EXPECT_EQ(a.inputs[1].floats, b.inputs[1].floats);
+  EXPECT_EQ(a.labels, b.labels);
+  ASSERT_TRUE(a.target && b.target);
+  EXPECT_EQ(a.target->floats, b.target->floats);
+  ASSERT_EQ(a.inputs[0].ints.size(), 120u);
+  for (int64_t v : a.inputs[0].ints)
+    EXPECT_TRUE(v >= 0 && v < 5) << v;
+  EXPECT_EQ(*std::max_element(a.inputs[0].ints.begin(), a.inputs[0].ints.end()),
+            4);
+  for (float v : a.inputs[1].floats)
+    EXPECT_TRUE(v >= 0 && v < 1) << v;
+  ASSERT_EQ(a.target->floats.size(), 240u);
+  for (float v : a.target->floats)
+    EXPECT_TRUE(std::isfinite(v) && v > -1 && v < 1) << v;
+  for (int32_t c = 0; c < 3; ++c)
+    EXPECT_EQ(a.labels[c], c);
+
+  // Another seed: other data, the same target function of the inputs.
+  Dataset c = makeSyntheticStepDataset(40, twoInputs(), 6, 3, 8, 7);
+  EXPECT_NE(a.inputs[1].floats, c.inputs[1].floats);
+  Dataset d = makeSyntheticStepDataset(40, twoInputs(), 6, 3, 7, 9);
+  EXPECT_EQ(a.inputs[1].floats, d.inputs[1].floats);
+  EXPECT_NE(a.target->floats, d.target->floats);
+}
+
+TEST(SyntheticDataTest, FillStepBatchConvertsPerBuffer) {
+  Dataset ds = makeSyntheticStepDataset(4, twoInputs(), 6, 3, 1, 1);
+  std::vector<int64_t> order = {2, 0, 3, 1};
+  HostTensor ids(TensorSpec{{3, 3}, ElementKind::I64});
+  HostTensor x(TensorSpec{{3, 2}, ElementKind::F64});
+  HostTensor target(TensorSpec{{3, 2, 3}, ElementKind::F32});
+  // Rows 0 and 1 are examples 3 and 1; row 2 is past the end: zero.
+  fillStepBatch(ds, order, 2, 3, {&ids, &x}, &target);
+  for (int64_t k = 0; k < 3; ++k) {
+    EXPECT_EQ(ids.as<int64_t>()[k], ds.inputs[0].ints[3 * 3 + k]);
+    EXPECT_EQ(ids.as<int64_t>()[3 + k], ds.inputs[0].ints[1 * 3 + k]);
+    EXPECT_EQ(ids.as<int64_t>()[6 + k], 0);
+  }
+  for (int64_t k = 0; k < 2; ++k)
+    EXPECT_EQ(x.as<double>()[k], double(ds.inputs[1].floats[3 * 2 + k]));
+  for (int64_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(target.as<float>()[k], ds.target->floats[3 * 6 + k]);
+    EXPECT_EQ(target.as<float>()[6 + k], ds.target->floats[1 * 6 + k]);
+  }
+}
+
+TEST(SyntheticDataTest, ClassicImagesAsFillBatch) {
+  Dataset ds = makeSyntheticDataset(8, 5, 3, 2);
+  std::vector<int64_t> order(8);
+  std::iota(order.begin(), order.end(), 0);
+  HostTensor a(TensorSpec{{4, 5}, ElementKind::F32});
+  HostTensor b(TensorSpec{{4, 5}, ElementKind::F32});
+  HostTensor wide(TensorSpec{{4, 5}, ElementKind::F64});
+  HostTensor la(TensorSpec{{4}, ElementKind::I32});
+  HostTensor lb(TensorSpec{{4}, ElementKind::I32});
+  HostTensor onehot(TensorSpec{{4, 3}, ElementKind::F64});
+  fillBatch(ds, order, 2, 4, a, &la);
+  fillStepBatch(ds, order, 2, 4, {&b}, &lb);
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.sizeInBytes()), 0);
+  EXPECT_EQ(std::memcmp(la.data(), lb.data(), la.sizeInBytes()), 0);
+  // f64 buffers (the gradient check's promoted step): the same values.
+  fillStepBatch(ds, order, 2, 4, {&wide}, &onehot);
+  for (int64_t i = 0; i < 20; ++i)
+    EXPECT_EQ(wide.as<double>()[i], double(a.as<float>()[i]));
+  for (int64_t r = 0; r < 4; ++r)
+    for (int64_t c = 0; c < 3; ++c)
+      EXPECT_EQ(onehot.as<double>()[r * 3 + c], c == ds.labels[2 + r] ? 1 : 0);
+}
+
+} // namespace
