@@ -17,14 +17,19 @@
 // MISMATCH-NOT: loading
 // MISMATCH: amp-run: run f32: @train_step argument #0 (amp.role = "param") of type tensor<2x3xf32>: its amp.initial_value does not match the argument's type
 //
-// A resource the file does not define is an error (only the key __elided__
-// means "printed without its data" and starts random, with a note).
-// RUN: sed 's/dense_resource<w0>/dense_resource<w9>/' %S/Inputs/initial-resource.mlir > %t.missing.mlir
+// A resource the file does not define is an error when the file defines
+// others (a typo); in a file without any blob (printed without them, as
+// some exporters keep the keys and drop the section) it starts random, as
+// the key __elided__ does, with a note.
+// RUN: sed '/{-#/,$d' %S/Inputs/initial-resource.mlir > %t.noblobs.mlir
+// RUN: amp-run %t.noblobs.mlir --run=f32 --max-steps=1 | FileCheck %s --check-prefix=NOBLOBS
+// NOBLOBS: amp-run: note: @train_step: 1 argument (#0) starts from the random initialisation
+// RUN: sed 's/dense_resource<w1>/dense_resource<w9>/' %S/Inputs/initial-resource-two.mlir > %t.missing.mlir
 // RUN: not amp-run %t.missing.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=MISSING
 // MISSING-NOT: loading
-// MISSING: amp-run: run f32: @train_step argument #0 (amp.role = "param") of type tensor<2x3xf32>: its amp.initial_value names the resource 'w9', which the file does not define
+// MISSING: amp-run: run f32: @train_step argument #1 (amp.role = "param") of type tensor<3xf32>: its amp.initial_value names the resource 'w9', which the file does not define
 // RUN: amp-run %S/Inputs/initial-elided.mlir --run=f32 --max-steps=1 | FileCheck %s --check-prefix=NOTE
-// NOTE: amp-run: note: @train_step argument #0: its amp.initial_value is dense_resource<__elided__> (printed without its data); it starts from the random initialisation instead
+// NOTE: amp-run: note: @train_step: 1 argument (#0) starts from the random initialisation: its amp.initial_value is a dense_resource printed without its data (__elided__, or a key the file, which holds no blobs, does not define)
 // A blob of the wrong size names its bytes.
 // RUN: sed 's/0000A040"/"/' %S/Inputs/initial-resource.mlir > %t.short.mlir
 // RUN: not amp-run %t.short.mlir --run=f32 2>&1 | FileCheck %s --check-prefix=SHORT

@@ -100,6 +100,21 @@ llvm::Error mlir::amp::runtime::checkStepShapes(func::FuncOp train,
 /// (empty: none, or an elided resource). Errors: an attribute of another
 /// type than the argument, a resource the file does not define, a blob of
 /// another size in bytes, a non-finite float value.
+/// Whether any argument of `fn` starts from a dense_resource whose blob the
+/// file holds. A file that holds none was printed without its blobs (some
+/// exporters keep the keys, e.g. `dense_resource<torch_tensor_128_...>`,
+/// and drop the `{-# dialect_resources #-}` section): its missing blobs
+/// start random like `__elided__`. In a file that holds some, a missing key
+/// is a mistake (a typo) and an error.
+static bool holdsResourceBlobs(func::FuncOp fn) {
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+    if (auto r = dyn_cast_if_present<DenseResourceElementsAttr>(
+            fn.getArgAttr(i, kInitialValueAttr)))
+      if (r.getRawHandle().getBlob())
+        return true;
+  return false;
+}
+
 static llvm::Expected<std::vector<char>>
 initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
   Attribute attr = fn.getArgAttr(i, kInitialValueAttr);
@@ -172,15 +187,16 @@ initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
     DenseResourceElementsHandle handle = resource.getRawHandle();
     AsmResourceBlob *blob = handle.getBlob();
     if (!blob) {
-      if (handle.getKey() == "__elided__")
+      if (handle.getKey() == "__elided__" || !holdsResourceBlobs(fn))
         return std::vector<char>(); // drawn at random (planRun notes it)
       return makeError(describeValue(fn, /*isArg=*/true, i) + ": its " +
                        kInitialValueAttr + " names the resource '" +
                        handle.getKey() +
                        "', which the file does not define (no entry of that "
                        "name under {-# dialect_resources: { builtin: ... } "
-                       "#-}); add the blob, or use dense_resource<__elided__> "
-                       "to start from a random initialisation");
+                       "#-}) while it defines others; add the blob, or use "
+                       "dense_resource<__elided__> to start from a random "
+                       "initialisation");
     }
     ArrayRef<char> raw = blob->getData();
     if (raw.size() != bytes)

@@ -345,14 +345,22 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
     auto layout = StepLayout::read(module, plan.batch);
     if (!layout)
       return layout.takeError();
+    // One note for all of them (a torchvision export has dozens).
+    std::string which;
+    unsigned count = 0;
     for (unsigned i = 0; i < trainFn.getNumArguments(); ++i)
       if (trainFn.getArgAttr(i, kInitialValueAttr) &&
-          layout->initialData[i].empty())
-        plan.notes.push_back(
-            "@" + trainFn.getSymName().str() + " argument #" +
-            std::to_string(i) + ": its " + kInitialValueAttr.str() +
-            " is dense_resource<__elided__> (printed without its data); it "
-            "starts from the random initialisation instead");
+          layout->initialData[i].empty()) {
+        which += (count++ ? ", #" : "#") + std::to_string(i);
+      }
+    if (count)
+      plan.notes.push_back(
+          "@" + trainFn.getSymName().str() + ": " + std::to_string(count) +
+          (count == 1 ? " argument (" : " arguments (") + which + ") start" +
+          (count == 1 ? "s" : "") + " from the random initialisation: " +
+          (count == 1 ? "its " : "their ") + kInitialValueAttr.str() +
+          " is a dense_resource printed without its data (__elided__, or a "
+          "key the file, which holds no blobs, does not define)");
   }
   return plan;
 }
