@@ -19,9 +19,13 @@
 #include "amp/TrainStep/ParameterSelection.h"
 #include "amp/TrainStep/Rebatch.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -99,16 +103,51 @@ struct StepArguments {
 /// Clones the ops of `model`'s body at `b`'s insertion point with `map`,
 /// skipping the constants that became parameters; returns the clone of the
 /// returned value.
+/// A linalg op whose body reads an init that is a `tensor.empty` (an
+/// accumulator never filled: `linalg.matmul ... outs(%empty)`, which some
+/// exports write where PyTorch's matmul starts from zeros) reads undefined
+/// values; the clone reads zeros instead (a linalg.fill of the empty), with
+/// a warning on the model's op when `warn`.
+static void zeroUninitialisedInit(OpBuilder &b, Operation *op, bool warn) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics())
+    return;
+  for (OpOperand &init : linalgOp.getDpsInitsMutable()) {
+    auto empty = init.get().getDefiningOp<tensor::EmptyOp>();
+    Type element = getElementTypeOrSelf(init.get().getType());
+    if (!empty || !linalgOp.payloadUsesValueFromOperand(&init) ||
+        !isa<FloatType, IntegerType>(element))
+      continue;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op);
+    Value zero = arith::ConstantOp::create(b, op->getLoc(),
+                                           b.getZeroAttr(element));
+    Value filled = linalg::FillOp::create(b, op->getLoc(), zero, init.get())
+                       .getResult(0);
+    init.set(filled);
+    if (warn)
+      op->emitWarning() << "amp-build-train-step: init #"
+                        << init.getOperandNumber() - linalgOp.getNumDpsInputs()
+                        << " is a tensor.empty that the op reads (its values "
+                           "are undefined); the step starts it from zeros, "
+                           "as PyTorch's op does";
+  }
+}
+
 static Value cloneForward(OpBuilder &b, func::FuncOp model,
-                          const ParameterPlan &plan, IRMapping &map) {
+                          const ParameterPlan &plan, IRMapping &map,
+                          bool warn) {
   llvm::DenseSet<Operation *> trained;
   for (const TrainedValue &p : plan.params)
     if (p.constant)
       trained.insert(p.constant);
   Block &body = model.getBody().front();
-  for (Operation &op : body.without_terminator())
-    if (!trained.contains(&op))
-      b.clone(op, map);
+  for (Operation &op : body.without_terminator()) {
+    if (trained.contains(&op))
+      continue;
+    Operation *clone = b.clone(op, map);
+    zeroUninitialisedInit(b, clone, warn);
+  }
   return map.lookupOrDefault(body.getTerminator()->getOperand(0));
 }
 
@@ -211,7 +250,7 @@ static LogicalResult buildTrainBody(func::FuncOp fn, func::FuncOp model,
   mapModelValues(plan, model, args.params, args.inputs, map);
   if (plan.supervision)
     map.map(model.getArgument(*plan.supervision), args.supervision);
-  Value output = cloneForward(b, model, plan, map);
+  Value output = cloneForward(b, model, plan, map, /*warn=*/true);
   Location lossLoc = model.getBody().front().getTerminator()->getLoc();
   Value loss = buildLoss(b, lossLoc, options.loss, output, args.supervision);
 
@@ -260,10 +299,21 @@ static func::FuncOp buildEvalStep(OpBuilder &b, func::FuncOp model,
   IRMapping map;
   mapModelValues(plan, model, entry->getArguments().take_front(n),
                  entry->getArguments().drop_front(n), map);
-  Value logits = cloneForward(body, model, plan, map);
+  Value logits = cloneForward(body, model, plan, map, /*warn=*/false);
   func::ReturnOp::create(
       body, model.getBody().front().getTerminator()->getLoc(), logits);
   return fn;
+}
+
+/// Erases the ops of `block` whose results nothing reads and that have no
+/// side effect, last first (so chains go too).
+static void eraseDeadOps(Block &block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
 }
 
 /// Erases the private symbols other than functions (torch-mlir's
@@ -391,6 +441,14 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     b.setInsertionPointAfter(steps.train);
     steps.eval = buildEvalStep(b, model, *plan);
   }
+
+  // The model's dead code (an export keeps ops whose results nothing reads,
+  // e.g. bias adds of a block whose attention reads the products before
+  // them) goes: a dead constant without its blob would stop promotion to f64
+  // and the lowerings for nothing.
+  for (func::FuncOp fn : {steps.train, steps.eval})
+    if (fn)
+      eraseDeadOps(fn.getBody().front());
 
   // What the rest of the compiler will check: the contract.
   if (failed(TrainingStep::analyze(steps.train)) ||
