@@ -422,8 +422,9 @@ static int checkGradients(ModuleOp module, runtime::Backend &backend,
                << llvm::format("%g", options.relativeStep)
                << " x max(1, |w|), the " << options.largest << " largest and "
                << options.random
-               << " random elements of every parameter; a difference "
-                  "within the quotient's rounding noise counts as 0)\n";
+               << " random elements of every parameter; a disagreement is "
+                  "retried with h / 100 and h / 10^4; a difference within "
+                  "the quotient's rounding noise counts as 0)\n";
   auto result = runtime::checkGradients(module, options, backend, data);
   if (!result)
     return fail("--check-gradients: " + llvm::toString(result.takeError()));

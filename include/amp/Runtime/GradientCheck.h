@@ -42,7 +42,10 @@ struct ParameterCheck {
   /// values. The relative error is max(0, |g - fd| - noise) / max(|g|, |fd|)
   /// with noise = 16 * 2^-52 * (|L(w+h)| + |L(w-h)|) / 2h, the part of a
   /// disagreement that the difference quotient of two f64 losses cannot
-  /// resolve (a correct backward scores 0 to ~1e-7, a wrong one ~1).
+  /// resolve (a correct backward scores 0 to ~1e-7, a wrong one ~1). An
+  /// element that disagrees by more than 1e-7 is retried with h / 100 and
+  /// h / 10^4 (a kink nearer than h, e.g. a ReLU input of 1e-9, bends the
+  /// quotient; a smaller step steps past it) and the best agreement counts.
   int64_t worstElement = 0;
   double worstError = 0, analytic = 0, numeric = 0;
   /// Elements at a kink of the loss (a ReLU input or a max-pool tie at
