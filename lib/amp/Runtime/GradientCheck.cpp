@@ -60,8 +60,7 @@ static bool isKink(double plus, double at, double minus, double h,
                    double analytic, double noise) {
   double right = (plus - at) / h, left = (at - minus) / h;
   double gap = std::fabs(right - left);
-  if (!(gap > 1e-3 * std::max(std::fabs(right), std::fabs(left)) +
-                  4 * noise))
+  if (!(gap > 1e-3 * std::max(std::fabs(right), std::fabs(left)) + 4 * noise))
     return false;
   double slack = 1e-6 * std::max(std::fabs(right), std::fabs(left)) + 2 * noise;
   return analytic >= std::min(left, right) - slack &&
@@ -296,8 +295,7 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
                      std::max({std::fabs(g[e]), std::fabs(quotient), 1e-300});
         if (!std::isfinite(err))
           err = INFINITY;
-        bool atKink =
-            err > 0 && isKink(*plus, *loss, *minus, h, g[e], noise);
+        bool atKink = err > 0 && isKink(*plus, *loss, *minus, h, g[e], noise);
         if (atKink)
           err = 0;
         if (attempt == 0 || err < error) {

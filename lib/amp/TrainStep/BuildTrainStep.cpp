@@ -12,6 +12,7 @@
 #include "amp/TrainStep/BuildTrainStep.h"
 
 #include "amp/Analysis/TrainingStep.h"
+#include "amp/Autodiff/AdjointBuilders.h"
 #include "amp/Autodiff/Differentiate.h"
 #include "amp/Dialect/Amp/IR/AmpOps.h"
 #include "amp/TrainStep/Losses.h"
@@ -19,9 +20,9 @@
 #include "amp/TrainStep/ParameterSelection.h"
 #include "amp/TrainStep/Rebatch.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -120,10 +121,10 @@ static void zeroUninitialisedInit(OpBuilder &b, Operation *op, bool warn) {
       continue;
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(op);
-    Value zero = arith::ConstantOp::create(b, op->getLoc(),
-                                           b.getZeroAttr(element));
-    Value filled = linalg::FillOp::create(b, op->getLoc(), zero, init.get())
-                       .getResult(0);
+    Value zero =
+        arith::ConstantOp::create(b, op->getLoc(), b.getZeroAttr(element));
+    Value filled =
+        linalg::FillOp::create(b, op->getLoc(), zero, init.get()).getResult(0);
     init.set(filled);
     if (warn)
       op->emitWarning() << "amp-build-train-step: init #"
@@ -305,17 +306,6 @@ static func::FuncOp buildEvalStep(OpBuilder &b, func::FuncOp model,
   return fn;
 }
 
-/// Erases the ops of `block` whose results nothing reads and that have no
-/// side effect, last first (so chains go too).
-static void eraseDeadOps(Block &block) {
-  SmallVector<Operation *> ops;
-  for (Operation &op : block.without_terminator())
-    ops.push_back(&op);
-  for (Operation *op : llvm::reverse(ops))
-    if (isOpTriviallyDead(op))
-      op->erase();
-}
-
 /// Erases the private symbols other than functions (torch-mlir's
 /// `ml_program.global private mutable @global_seed`, the RNG state of an
 /// exported model) that nothing references once the model is gone: the
@@ -448,7 +438,7 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   // and the lowerings for nothing.
   for (func::FuncOp fn : {steps.train, steps.eval})
     if (fn)
-      eraseDeadOps(fn.getBody().front());
+      autodiff::eraseDeadOps(fn.getBody().front());
 
   // What the rest of the compiler will check: the contract.
   if (failed(TrainingStep::analyze(steps.train)) ||

@@ -65,6 +65,10 @@ public:
 private:
   InFlightDiagnostic error(Operation *op);
   std::string batchOrigin() const;
+  /// The error of a squeezed batch (`bd`) that `user` reads without
+  /// broadcasting it back over a batch loop: the collapse flattens across
+  /// the batch.
+  LogicalResult flattenError(BatchDim bd, Operation *user);
   LogicalResult visit(Operation *op);
   LogicalResult visitLinalg(linalg::LinalgOp op);
   LogicalResult visitCollapse(tensor::CollapseShapeOp op, BatchDim src);
@@ -107,6 +111,18 @@ InFlightDiagnostic Rebatcher::error(Operation *op) {
   else
     diag << batch;
   diag << ": ";
+  return diag;
+}
+
+LogicalResult Rebatcher::flattenError(BatchDim bd, Operation *user) {
+  InFlightDiagnostic diag =
+      error(bd.squeezedBy)
+      << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
+      << ") with other dimensions, so the model flattens across the "
+         "batch; it cannot be re-batched";
+  diag.attachNote(user->getLoc())
+      << "used by '" << user->getName()
+      << "', which does not broadcast it back over a batch loop";
   return diag;
 }
 
@@ -219,15 +235,7 @@ LogicalResult Rebatcher::visit(Operation *op) {
     for (OpOperand *operand : batchedOperands)
       if (BatchDim bd = dims.lookup(operand->get());
           bd.kind == BatchDim::Squeezed) {
-        InFlightDiagnostic diag =
-            error(bd.squeezedBy)
-            << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
-            << ") with other dimensions, so the model flattens across the "
-               "batch; it cannot be re-batched";
-        diag.attachNote(op->getLoc())
-            << "used by '" << op->getName()
-            << "', which does not broadcast it back over a batch loop";
-        return diag;
+        return flattenError(bd, op);
       }
     return success();
   };
@@ -400,15 +408,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
     }
     if (!candidate) {
       if (bd.kind == BatchDim::Squeezed) {
-        InFlightDiagnostic diag =
-            error(bd.squeezedBy)
-            << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
-            << ") with other dimensions, so the model flattens across the "
-               "batch; it cannot be re-batched";
-        diag.attachNote(op->getLoc())
-            << "used by '" << op->getName()
-            << "', which does not broadcast it back over a batch loop";
-        return diag;
+        return flattenError(bd, op);
       }
       return error(op) << "'" << op->getName() << "' broadcasts operand #"
                        << operand->getOperandNumber() << ", whose dimension "

@@ -76,9 +76,9 @@ struct Window {
 
 /// The windows of `map` (empty for a projected permutation). Every other
 /// result must be a dimension or a non-negative constant (one position of
-/// that dimension: torch-mlir's size-1 broadcast); the out dimension must be parallel, the
-/// kernel dimension a reduction, and each used in one result. Located error
-/// (on `op`) otherwise.
+/// that dimension: torch-mlir's size-1 broadcast); the out dimension must be
+/// parallel, the kernel dimension a reduction, and each used in one result.
+/// Located error (on `op`) otherwise.
 FailureOr<SmallVector<Window>>
 analyzeWindows(linalg::LinalgOp op, AffineMap map, unsigned operandNumber);
 
