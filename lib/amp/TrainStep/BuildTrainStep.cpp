@@ -26,7 +26,6 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
 
@@ -101,9 +100,6 @@ struct StepArguments {
 };
 } // namespace
 
-/// Clones the ops of `model`'s body at `b`'s insertion point with `map`,
-/// skipping the constants that became parameters; returns the clone of the
-/// returned value.
 /// A linalg op whose body reads an init that is a `tensor.empty` (an
 /// accumulator never filled: `linalg.matmul ... outs(%empty)`, which some
 /// exports write where PyTorch's matmul starts from zeros) reads undefined
@@ -135,6 +131,10 @@ static void zeroUninitialisedInit(OpBuilder &b, Operation *op, bool warn) {
   }
 }
 
+/// Clones the ops of `model`'s body at `b`'s insertion point with `map`,
+/// skipping the constants that became parameters; returns the clone of the
+/// returned value. Inits read from a bare tensor.empty start from zeros
+/// (zeroUninitialisedInit).
 static Value cloneForward(OpBuilder &b, func::FuncOp model,
                           const ParameterPlan &plan, IRMapping &map,
                           bool warn) {
