@@ -77,8 +77,11 @@ config.substitutions.append(("%fake_cuda_dir", os.path.join(
     config.amp_obj_root, "test", "GPU", "fake-driver")))
 # Sanitizer builds (scripts/sanitize.sh): an instrumented plugin cannot load
 # into Debian's uninstrumented mlir-opt-22.
+# Examples/ trains whole examples for minutes (it runs in the uninstrumented
+# CTest run, within CI's time budget).
 if getattr(config, "amp_sanitize", "OFF") in ("ON", "1", "TRUE", "True"):
     config.excludes.append("Plugin")
+    config.excludes.append("Examples")
 
 # Data parallelism (docs/distributed.md). `mpi`: the build links MPI and
 # mpirun exists; %mpirun starts ranks on this machine only (loopback,
