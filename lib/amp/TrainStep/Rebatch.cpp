@@ -69,6 +69,9 @@ private:
   /// broadcasting it back over a batch loop: the collapse flattens across
   /// the batch.
   LogicalResult flattenError(BatchDim bd, Operation *user);
+  /// Replaces the reshape `op` by `replacement` (batch dimension `bd`),
+  /// keeping its traced type, and erases it.
+  void replaceReshape(Operation *op, Value replacement, BatchDim bd);
   LogicalResult visit(Operation *op);
   LogicalResult visitLinalg(linalg::LinalgOp op);
   LogicalResult visitCollapse(tensor::CollapseShapeOp op, BatchDim src);
@@ -747,10 +750,14 @@ void Rebatcher::rewriteCollapse(tensor::CollapseShapeOp op) {
   else
     replacement = tensor::CollapseShapeOp::create(b, op.getLoc(), resultType,
                                                   src, groups);
+  replaceReshape(op, replacement, bd);
+}
+
+void Rebatcher::replaceReshape(Operation *op, Value replacement, BatchDim bd) {
   dims[replacement] = bd;
-  tracedTypes[replacement] = tracedTypes.lookup(op.getResult());
-  op.getResult().replaceAllUsesWith(replacement);
-  op.erase();
+  tracedTypes[replacement] = tracedTypes.lookup(op->getResult(0));
+  op->getResult(0).replaceAllUsesWith(replacement);
+  op->erase();
 }
 
 void Rebatcher::rewriteExpand(tensor::ExpandShapeOp op) {
@@ -774,10 +781,7 @@ void Rebatcher::rewriteExpand(tensor::ExpandShapeOp op) {
   else
     replacement = tensor::ExpandShapeOp::create(b, op.getLoc(), resultType,
                                                 op.getSrc(), groups, shape);
-  dims[replacement] = bd;
-  tracedTypes[replacement] = tracedTypes.lookup(op.getResult());
-  op.getResult().replaceAllUsesWith(replacement);
-  op.erase();
+  replaceReshape(op, replacement, bd);
 }
 
 void Rebatcher::rewriteExtract(tensor::ExtractSliceOp op) {
