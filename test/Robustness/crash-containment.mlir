@@ -18,17 +18,30 @@
 // RUN: FileCheck %s --input-file=%t/repro.mlir --check-prefix=REPRO
 // REPRO: // amp crash reproducer: pass 'amp-test-crash'
 // REPRO: func.func @victim
-// REPRO: pipeline: "builtin.module(amp-test-crash{kind=segv})"
+// REPRO: pipeline: "builtin.module(amp-test-crash{kind=segv only=})"
 // RUN: not amp-opt --amp-enable-test-passes --run-reproducer %t/repro.mlir --amp-crash-reproducer=%t/again.mlir 2>&1 | FileCheck %s --check-prefix=AGAIN
 // AGAIN: error: pass 'amp-test-crash' {{.*}} crashed on 'builtin.module'
 //
 // An abort (a failed assertion) in a nested pass: the error is located at
 // the function it ran on and names it; the reproducer's pipeline keeps the
 // nesting.
-// RUN: not amp-opt %s --amp-enable-test-passes --pass-pipeline='builtin.module(func.func(amp-test-crash{kind=abort}))' --amp-crash-reproducer=%t/nested.mlir 2>&1 | FileCheck %s --check-prefix=ABORT
+// RUN: not amp-opt %s --amp-enable-test-passes --pass-pipeline='builtin.module(func.func(amp-test-crash{kind=abort only=victim}))' --amp-crash-reproducer=%t/nested.mlir 2>&1 | FileCheck %s --check-prefix=ABORT
 // ABORT: crash-containment.mlir:{{[0-9]+}}:1: error: pass 'amp-test-crash' ({{.*}}) crashed on 'func.func' @victim
 // RUN: FileCheck %s --input-file=%t/nested.mlir --check-prefix=NESTED
-// NESTED: pipeline: "builtin.module(func.func(amp-test-crash{kind=abort}))"
+// NESTED: pipeline: "builtin.module(func.func(amp-test-crash{kind=abort only=victim}))"
+//
+// The reproducer holds the top-level operation as the top-level pass (here
+// the func.func pipeline's adaptor) received it, and replays the passes that
+// had run on the crashed function before the crash: after a top-level pass
+// of its own, inside the nested pipeline, on the second function of two.
+// RUN: not amp-opt %s --amp-enable-test-passes --pass-pipeline='builtin.module(cse,func.func(canonicalize,amp-test-crash{kind=abort only=victim}))' --amp-crash-reproducer=%t/second.mlir 2>&1 | FileCheck %s --check-prefix=SECOND
+// SECOND: error: pass 'amp-test-crash' ({{.*}}) crashed on 'func.func' @victim
+// RUN: FileCheck %s --input-file=%t/second.mlir --check-prefix=SECOND-REPRO
+// SECOND-REPRO: func.func @bystander
+// SECOND-REPRO: func.func @victim
+// SECOND-REPRO: pipeline: "builtin.module(func.func(canonicalize{{.*}},amp-test-crash{kind=abort only=victim}))"
+// RUN: not amp-opt --amp-enable-test-passes --run-reproducer %t/second.mlir --amp-crash-reproducer=%t/second-again.mlir 2>&1 | FileCheck %s --check-prefix=SECOND-AGAIN
+// SECOND-AGAIN: error: pass 'amp-test-crash' {{.*}} crashed on 'func.func' @victim
 //
 // Without a chosen path the reproducer goes to a new file in $TMPDIR.
 // RUN: mkdir -p %t/tmp && env TMPDIR=%t/tmp not amp-opt %s --amp-enable-test-passes --amp-test-crash 2>&1 | FileCheck %s --check-prefix=TMP
@@ -52,6 +65,10 @@
 // HELP: --amp-crash-containment
 // HELP: --amp-crash-reproducer=<filename>
 // HELP-NOT: amp-test-crash
+
+func.func @bystander(%a: tensor<4xf32>) -> tensor<4xf32> {
+  return %a : tensor<4xf32>
+}
 
 func.func @victim(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %a : tensor<4xf32>

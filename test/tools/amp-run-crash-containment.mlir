@@ -12,7 +12,7 @@
 // RUN: ls %t | FileCheck %s --check-prefix=NOCSV
 // NOCSV-NOT: run.csv
 // RUN: cat %t/tmp/amp-crash-reproducer-*.mlir | FileCheck %s --check-prefix=REPRO
-// REPRO: pipeline: "builtin.module(amp-test-crash{kind=segv})"
+// REPRO: pipeline: "builtin.module(amp-test-crash{kind=segv only=})"
 // An extra pipeline that does not parse is refused before anything loads.
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --test-extra-passes=no-such-pass --run=f32 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD-NOT: loading

@@ -10,6 +10,7 @@
 
 #include "TestPasses.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/CommandLine.h"
@@ -24,7 +25,8 @@ namespace {
 /// crash containment (amp/Support/CrashContainment.h). kind=segv writes
 /// through a null pointer (SIGSEGV), kind=abort calls abort() (SIGABRT, as
 /// a failed assertion does). Runs on any operation, so that it can be
-/// nested (`builtin.module(func.func(amp-test-crash))`).
+/// nested (`builtin.module(func.func(amp-test-crash))`); only=NAME crashes
+/// only on the operation whose symbol is @NAME and leaves the others alone.
 struct TestCrashPass : PassWrapper<TestCrashPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestCrashPass)
   TestCrashPass() = default;
@@ -34,6 +36,12 @@ struct TestCrashPass : PassWrapper<TestCrashPass, OperationPass<>> {
     return "Test only: crash (kind=segv|abort)";
   }
   void runOnOperation() override {
+    if (!only.empty()) {
+      auto name = getOperation()->getAttrOfType<StringAttr>(
+          SymbolTable::getSymbolAttrName());
+      if (!name || name.getValue() != only)
+        return;
+    }
     if (kind == "abort")
       std::abort();
     volatile int *null = nullptr;
@@ -42,6 +50,8 @@ struct TestCrashPass : PassWrapper<TestCrashPass, OperationPass<>> {
   Option<std::string> kind{*this, "kind",
                            llvm::cl::desc("segv (null pointer) or abort"),
                            llvm::cl::init("segv")};
+  Option<std::string> only{*this, "only",
+                           llvm::cl::desc("crash only on the operation @NAME")};
 };
 
 } // namespace

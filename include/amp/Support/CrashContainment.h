@@ -15,8 +15,13 @@
 //
 // What it costs: the passes run single-threaded (a crash on a worker thread
 // cannot be recovered; multithreading is switched off for the run and
-// restored after), and before each pass the top-level operation is cloned
-// (the IR the reproducer holds).
+// restored after), and before each top-level pass of the pass manager (a
+// nested pipeline's adaptor counts as one) the top-level operation is cloned:
+// the reproducer holds that IR and, as its pipeline, the passes that ran on
+// the crashed pass's operation up to the crash, inside their scopes
+// (e.g. `builtin.module(gpu.module(canonicalize,cse,convert-gpu-to-nvvm))`).
+// A pipeline that a pass runs itself (OpPassManager::run inside a pass) is
+// replayed without the changes the enclosing pass made before it.
 //
 // After a contained crash the IR is in an unspecified state (the pass stopped
 // half-way): report, and do not print, run or rely on the module again.
