@@ -8,10 +8,11 @@
 //      the tensor-level arith.truncf/arith.extf that amp-mixed-precision
 //      (f16 + dynamic) inserts, over the ops of the rewritten step (ops
 //      outside linalg bodies).
-//   2. activation bytes kept for the backward: forward values (not derived
-//      from the amp.loss_grad seed, not function arguments, not constants)
-//      used by seed-derived ops or amp.grad; fp32 step vs the step after
-//      amp-autocast (f16), both cleaned up with canonicalize + cse.
+//   2. activation bytes kept for the backward (Analysis/MemoryReport.h, as
+//      amp-opt --amp-memory-report reports them): forward values (not
+//      derived from the amp.loss_grad seed, not function arguments, not
+//      constants) used by seed-derived ops or amp.grad; fp32 step vs the step
+//      after amp-autocast (f16), both cleaned up with canonicalize + cse.
 //   3. amp-run peak RSS (ru_maxrss of the child from wait4), f16+dynamic vs
 //      f32, 100 steps.
 //
@@ -23,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../BenchRows.h"
+#include "amp/Analysis/MemoryReport.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -33,8 +35,6 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
-#include "mlir/Transforms/RegionUtils.h"
-#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
@@ -117,29 +117,6 @@ static OpCounts countOps(func::FuncOp fn) {
   return c;
 }
 
-/// Operands of `op` plus the values its regions use from above.
-static SmallVector<Value> usedValues(Operation *op) {
-  llvm::SetVector<Value> vals(op->operand_begin(), op->operand_end());
-  getUsedValuesDefinedAbove(op->getRegions(), vals);
-  return vals.takeVector();
-}
-
-static int64_t valueBytes(Value v) {
-  Type t = v.getType();
-  Type elem = t;
-  int64_t n = 1;
-  if (auto st = dyn_cast<ShapedType>(t)) {
-    if (!st.hasStaticShape())
-      return -1;
-    n = st.getNumElements();
-    elem = st.getElementType();
-  }
-  if (!elem.isIntOrIndexOrFloat())
-    return -1;
-  unsigned bits = elem.isIndex() ? 64 : elem.getIntOrFloatBitWidth();
-  return n * ((bits + 7) / 8);
-}
-
 static std::string describe(Value v) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -165,6 +142,8 @@ static std::string describe(Value v) {
   return s;
 }
 
+/// Forward values kept for the backward of the training step `fn`
+/// (Analysis/MemoryReport.h), described for the table.
 namespace {
 struct Kept {
   int64_t bytes = 0;
@@ -173,54 +152,15 @@ struct Kept {
 };
 } // namespace
 
-/// Forward values kept for the backward of the training step `fn` (see the
-/// file comment). Top-level ops of the function are units; an op with
-/// regions uses what its regions capture.
-static Kept keptForBackward(func::FuncOp fn) {
+static std::optional<Kept> keptForBackward(func::FuncOp fn) {
+  FailureOr<MemoryReport> report = analyzeMemory(fn);
+  if (failed(report) || !report->keptForBackwardBytes)
+    return std::nullopt;
   Kept k;
-  LossGradOp seed;
-  fn.walk([&](LossGradOp op) { seed = op; });
-  if (!seed)
-    return k;
-  Block &body = fn.getBody().front();
-  Operation *seedUnit = body.findAncestorOpInBlock(*seed);
-  if (seedUnit != seed.getOperation())
-    k.approximate = true; // seed inside a loop: the loop is one unit
-  llvm::DenseSet<Value> tainted, constant;
-  SmallVector<Operation *> backward;
-  for (Operation &op : body) {
-    SmallVector<Value> used = usedValues(&op);
-    bool isSeed = &op == seedUnit;
-    bool isTainted =
-        isSeed || llvm::any_of(used, [&](Value v) { return tainted.count(v); });
-    bool isConstant = !isSeed && llvm::all_of(used, [&](Value v) {
-      return constant.count(v) != 0;
-    });
-    for (Value r : op.getResults()) {
-      if (isTainted)
-        tainted.insert(r);
-      else if (isConstant)
-        constant.insert(r);
-    }
-    if (op.hasTrait<OpTrait::IsTerminator>() || isSeed)
-      continue;
-    if (isTainted || isa<GradOp>(op))
-      backward.push_back(&op);
-  }
-  llvm::SetVector<Value> kept;
-  for (Operation *op : backward)
-    for (Value v : usedValues(op))
-      if (!tainted.count(v) && !constant.count(v) && !isa<BlockArgument>(v))
-        kept.insert(v);
-  for (Value v : kept) {
-    int64_t b = valueBytes(v);
-    if (b < 0) {
-      k.approximate = true;
-      b = 0;
-    }
-    k.bytes += b;
-    k.values.push_back({describe(v), b});
-  }
+  k.bytes = *report->keptForBackwardBytes;
+  k.approximate = report->approximate;
+  for (const KeptValue &v : report->kept)
+    k.values.push_back({describe(v.value), v.bytes});
   return k;
 }
 

@@ -223,4 +223,38 @@ def PromoteToF64 : Pass<"amp-promote-to-f64", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def MemoryReport : Pass<"amp-memory-report", "ModuleOp"> {
+  let summary = "Report the bytes a training step keeps (state, batch, "
+                "activations kept for the backward, peak live)";
+  let description = [{
+    For each `amp.train_step` function (contract checked, markers not
+    required), Analysis/MemoryReport.h: the bytes of the parameters, the
+    optimizer state, the loss-scale state and the batch (arguments by
+    `amp.role`); the activation bytes kept from the forward for the backward
+    (forward values read by ops derived from the `amp.loss_grad` seed; needs
+    the markers, so run it before `amp-loss-scaling`, e.g. after
+    `amp-autocast`); and the peak of live values in program order,
+    arguments included (tensor level, before bufferization: no in-place
+    reuse, no temporaries inside ops). With `kept=true` it also lists the
+    kept values, largest first. Prints a text report to stderr, or with
+    `output=FILE` writes JSON (atomically; `-` for stdout):
+    an object whose "functions" array holds one object per step with the
+    keys name, parameters, optimizer_state, loss_scale_state, batch,
+    kept_for_backward (null without the seed), peak_live (bytes, integers)
+    and approximate (a boolean). Approximate: a
+    value of dynamic shape or without a byte size was not counted, or the
+    seed sits inside a loop. The IR is not changed. Errors: a violated
+    training-step contract (located), a module without a training step, an
+    output file that cannot be written.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"\"",
+           "Write the report as JSON to this file ('-': stdout) instead of "
+           "text to stderr (default: text to stderr)">,
+    Option<"listKept", "kept", "bool", /*default=*/"false",
+           "Also list the values kept for the backward (text report; "
+           "default false)">,
+  ];
+}
+
 #endif // AMP_TRANSFORMS_PASSES_TD

@@ -1,0 +1,89 @@
+//===- MemoryReport.h - the bytes a training step keeps -------*- C++ -*-===//
+//
+// What a training step holds in memory, read from its IR (no run): the
+// state it is fed (parameters, optimizer state, loss-scale state), the batch,
+// the activation bytes kept from the forward for the backward, and the peak
+// of live values over the step. Mixed precision pays in these bytes (half
+// the activation memory, so a larger batch fits); the report says whether a
+// step gets that payoff. Read-only: never mutates IR.
+//
+// Definitions (all in bytes; an element of iN/fN takes ceil(N/8) bytes,
+// index 8):
+//  - state: the arguments by role (docs/training-step.md): `param`,
+//    `opt_state`, and the loss-scale state (`loss_scale`, `growth_tracker`,
+//    `hysteresis_tracker`, `consecutive_skips`); batch: `input`, `label`,
+//    `target`.
+//  - kept for the backward: forward values (not derived from the
+//    `amp.loss_grad` seed, not function arguments, not constants) that a
+//    seed-derived op or an `amp.grad` reads, counted once each. The ops of
+//    the function body are the units: an op with regions (a micro-batch
+//    loop) uses what its regions capture, and a seed inside such an op makes
+//    the figure approximate. Needs the markers: after `amp-loss-scaling` has
+//    consumed them the figure is absent.
+//  - peak live: over the function body in program order, the largest sum of
+//    the bytes of the values that are live (defined and still to be read,
+//    uses inside regions counted at their top-level op), arguments included
+//    (they are live for the whole step). This is the tensor-level figure,
+//    before bufferization: it counts no in-place reuse (an op that writes
+//    into its init counts both) and no temporaries inside ops, so it is an
+//    upper bound of what the bufferized step allocates for its values, not
+//    the CPU arena's planned size.
+// A value of dynamic shape or of a type without a byte size is not counted
+// and makes the report approximate.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_MEMORYREPORT_H
+#define AMP_ANALYSIS_MEMORYREPORT_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+
+namespace mlir::amp {
+
+/// The bytes of one value of `type` (a scalar or a statically shaped tensor
+/// or memref of int/float/index elements), or nothing when it has none.
+std::optional<int64_t> bytesOf(Type type);
+
+/// A forward value that the backward reads.
+struct KeptValue {
+  Value value;
+  int64_t bytes = 0;
+};
+
+struct MemoryReport {
+  int64_t parameterBytes = 0;
+  int64_t optimizerStateBytes = 0;
+  /// loss_scale, growth_tracker, hysteresis_tracker, consecutive_skips.
+  int64_t lossScaleStateBytes = 0;
+  /// input, label and target arguments.
+  int64_t batchBytes = 0;
+  /// Absent when the step has no `amp.loss_grad` seed any more.
+  std::optional<int64_t> keptForBackwardBytes;
+  /// In the order of their definitions.
+  llvm::SmallVector<KeptValue> kept;
+  /// Arguments included.
+  int64_t peakLiveBytes = 0;
+  /// Some value had no byte size, or the seed sits inside a region.
+  bool approximate = false;
+
+  int64_t stateBytes() const {
+    return parameterBytes + optimizerStateBytes + lossScaleStateBytes;
+  }
+  /// {"parameters": .., "optimizer_state": .., "loss_scale_state": ..,
+  ///  "batch": .., "kept_for_backward": .. or null, "peak_live": ..,
+  ///  "approximate": bool}; bytes as integers.
+  llvm::json::Object toJSON() const;
+};
+
+/// The report of the `amp.train_step` function `step`. Fails (with a
+/// located error) when its contract does not hold
+/// (TrainingStep::analyze without requiring the markers).
+FailureOr<MemoryReport> analyzeMemory(func::FuncOp step);
+
+} // namespace mlir::amp
+
+#endif // AMP_ANALYSIS_MEMORYREPORT_H

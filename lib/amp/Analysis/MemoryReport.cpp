@@ -1,0 +1,158 @@
+//===- MemoryReport.cpp - the bytes a training step keeps ----------------===//
+
+#include "amp/Analysis/MemoryReport.h"
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Support/Counts.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+
+std::optional<int64_t> mlir::amp::bytesOf(Type type) {
+  Type elem = type;
+  int64_t n = 1;
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    if (!shaped.hasStaticShape())
+      return std::nullopt;
+    n = staticElementCount(shaped);
+    elem = shaped.getElementType();
+  }
+  if (!elem.isIntOrIndexOrFloat())
+    return std::nullopt;
+  int64_t bits = elem.isIndex() ? 64 : elem.getIntOrFloatBitWidth();
+  return saturatingMul(n, (bits + 7) / 8);
+}
+
+llvm::json::Object MemoryReport::toJSON() const {
+  llvm::json::Object o{{"parameters", parameterBytes},
+                       {"optimizer_state", optimizerStateBytes},
+                       {"loss_scale_state", lossScaleStateBytes},
+                       {"batch", batchBytes},
+                       {"peak_live", peakLiveBytes},
+                       {"approximate", approximate}};
+  if (keptForBackwardBytes)
+    o["kept_for_backward"] = *keptForBackwardBytes;
+  else
+    o["kept_for_backward"] = nullptr;
+  return o;
+}
+
+/// Operands of `op` plus the values its regions use from above.
+static SmallVector<Value> usedValues(Operation *op) {
+  llvm::SetVector<Value> vals(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), vals);
+  return vals.takeVector();
+}
+
+FailureOr<MemoryReport> mlir::amp::analyzeMemory(func::FuncOp fn) {
+  FailureOr<TrainingStep> step =
+      TrainingStep::analyze(fn, /*requireMarkers=*/false);
+  if (failed(step))
+    return failure();
+  MemoryReport r;
+  auto bytes = [&](Value v) -> int64_t {
+    std::optional<int64_t> b = bytesOf(v.getType());
+    if (!b)
+      r.approximate = true;
+    return b.value_or(0);
+  };
+
+  Block &body = fn.getBody().front();
+  int64_t argumentBytes = 0;
+  for (auto [i, role] : llvm::enumerate(step->argRoles)) {
+    int64_t b = bytes(body.getArgument(i));
+    argumentBytes = saturatingAdd(argumentBytes, b);
+    switch (role) {
+    case ArgRole::Param:
+      r.parameterBytes = saturatingAdd(r.parameterBytes, b);
+      break;
+    case ArgRole::OptState:
+      r.optimizerStateBytes = saturatingAdd(r.optimizerStateBytes, b);
+      break;
+    case ArgRole::Input:
+    case ArgRole::Label:
+    case ArgRole::Target:
+      r.batchBytes = saturatingAdd(r.batchBytes, b);
+      break;
+    case ArgRole::LossScale:
+    case ArgRole::GrowthTracker:
+    case ArgRole::HysteresisTracker:
+    case ArgRole::ConsecutiveSkips:
+      r.lossScaleStateBytes = saturatingAdd(r.lossScaleStateBytes, b);
+      break;
+    }
+  }
+  if (!fn.getBody().hasOneBlock())
+    r.approximate = true;
+
+  // Peak live: values die after their last top-level use.
+  llvm::DenseMap<Value, size_t> lastUse;
+  SmallVector<Operation *> ops;
+  for (Operation &op : body) {
+    for (Value v : usedValues(&op))
+      lastUse[v] = ops.size();
+    ops.push_back(&op);
+  }
+  llvm::DenseMap<size_t, SmallVector<Value>> diesAfter;
+  int64_t live = argumentBytes;
+  r.peakLiveBytes = live;
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    for (Value res : op->getResults()) {
+      live = saturatingAdd(live, bytes(res));
+      auto it = lastUse.find(res);
+      diesAfter[it == lastUse.end() ? i : it->second].push_back(res);
+    }
+    r.peakLiveBytes = std::max(r.peakLiveBytes, live);
+    for (Value v : diesAfter.lookup(i))
+      live -= bytesOf(v.getType()).value_or(0);
+  }
+
+  // Kept for the backward: forward values read by seed-derived ops.
+  if (!step->lossGrad)
+    return r;
+  Operation *seedUnit = body.findAncestorOpInBlock(*step->lossGrad);
+  if (!seedUnit)
+    return r;
+  if (seedUnit != step->lossGrad.getOperation())
+    r.approximate = true; // the seed is inside a loop: the loop is one unit
+  llvm::DenseSet<Value> tainted, constant;
+  SmallVector<Operation *> backward;
+  for (Operation *op : ops) {
+    SmallVector<Value> used = usedValues(op);
+    bool isSeed = op == seedUnit;
+    bool isTainted = isSeed || llvm::any_of(used, [&](Value v) {
+                       return tainted.contains(v);
+                     });
+    bool isConstant = !isSeed && llvm::all_of(used, [&](Value v) {
+      return constant.contains(v);
+    });
+    for (Value res : op->getResults()) {
+      if (isTainted)
+        tainted.insert(res);
+      else if (isConstant)
+        constant.insert(res);
+    }
+    if (op->hasTrait<OpTrait::IsTerminator>() || isSeed)
+      continue;
+    if (isTainted || isa<GradOp>(op))
+      backward.push_back(op);
+  }
+  llvm::SetVector<Value> kept;
+  for (Operation *op : backward)
+    for (Value v : usedValues(op))
+      if (!tainted.contains(v) && !constant.contains(v) &&
+          !isa<BlockArgument>(v))
+        kept.insert(v);
+  int64_t total = 0;
+  for (Value v : kept) {
+    int64_t b = bytes(v);
+    total = saturatingAdd(total, b);
+    r.kept.push_back({v, b});
+  }
+  r.keptForBackwardBytes = total;
+  return r;
+}

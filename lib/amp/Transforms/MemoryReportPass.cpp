@@ -1,0 +1,125 @@
+//===- MemoryReportPass.cpp - amp-memory-report --------------------------===//
+//
+// Prints or writes Analysis/MemoryReport.h's report for every training step
+// of the module (Passes.td has the format). Changes no IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/MemoryReport.h"
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Support/OutputFile.h"
+#include "amp/Transforms/Passes.h"
+#include "llvm/Support/Format.h"
+
+#include <numeric>
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_MEMORYREPORT
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// "12.3 MB" style, powers of 1000 (as `ls -lh --si`), and the exact count.
+static std::string humanBytes(int64_t b) {
+  const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+  double v = double(b);
+  int u = 0;
+  while (v >= 1000.0 && u < 4) {
+    v /= 1000.0;
+    ++u;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (u == 0)
+    os << b << " B";
+  else
+    os << llvm::format("%.1f %s", v, units[u]) << " (" << b << " B)";
+  return s;
+}
+
+static void printText(llvm::raw_ostream &os, func::FuncOp fn,
+                      const MemoryReport &r, bool listKept) {
+  os << "amp-memory-report: @" << fn.getSymName()
+     << (r.approximate ? " (approximate: some values have no static size, "
+                         "or the seed is inside a loop)"
+                       : "")
+     << "\n";
+  auto row = [&](llvm::StringRef what, const std::string &value) {
+    os << llvm::format("  %-30s %s\n", what.str().c_str(), value.c_str());
+  };
+  row("parameters", humanBytes(r.parameterBytes));
+  row("optimizer state", humanBytes(r.optimizerStateBytes));
+  row("loss-scale state", humanBytes(r.lossScaleStateBytes));
+  row("batch (inputs, labels)", humanBytes(r.batchBytes));
+  row("kept for the backward",
+      r.keptForBackwardBytes
+          ? humanBytes(*r.keptForBackwardBytes) + ", " +
+                std::to_string(r.kept.size()) + " values"
+          : std::string("- (no amp.loss_grad seed: run the report before "
+                        "amp-loss-scaling)"));
+  row("peak live (tensor level)", humanBytes(r.peakLiveBytes));
+  if (!listKept)
+    return;
+  // Largest first; equal sizes in the order of their definitions.
+  SmallVector<size_t> order(r.kept.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](size_t a, size_t b) {
+    return std::make_pair(-r.kept[a].bytes, a) <
+           std::make_pair(-r.kept[b].bytes, b);
+  });
+  for (size_t i : order) {
+    const KeptValue &k = r.kept[i];
+    std::string what;
+    llvm::raw_string_ostream ws(what);
+    ws << k.value.getType() << " from " << k.value.getDefiningOp()->getName();
+    if (auto loc = dyn_cast<FileLineColLoc>(k.value.getLoc()))
+      ws << " (line " << loc.getLine() << ")";
+    os << llvm::format("    %12lld  %s\n", (long long)k.bytes, what.c_str());
+  }
+}
+
+namespace {
+struct MemoryReportPass : amp::impl::MemoryReportBase<MemoryReportPass> {
+  using MemoryReportBase::MemoryReportBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    llvm::json::Array functions;
+    LogicalResult result =
+        forEachTrainStep(module, "amp-memory-report", [&](func::FuncOp fn) {
+          FailureOr<MemoryReport> r = analyzeMemory(fn);
+          if (failed(r))
+            return failure();
+          if (output.empty()) {
+            printText(llvm::errs(), fn, *r, listKept);
+            return success();
+          }
+          llvm::json::Object o = r->toJSON();
+          o["name"] = fn.getSymName().str();
+          functions.push_back(std::move(o));
+          return success();
+        });
+    if (failed(result))
+      return signalPassFailure();
+    if (output.empty())
+      return markAllAnalysesPreserved();
+    auto file = OutputFile::open(output, ".amp-memory-report-tmp");
+    if (!file) {
+      emitError(module.getLoc(), "amp-memory-report: ")
+          << llvm::toString(file.takeError());
+      return signalPassFailure();
+    }
+    (*file)->os() << llvm::formatv("{0:2}\n",
+                                   llvm::json::Value(llvm::json::Object{
+                                       {"functions", std::move(functions)}}));
+    if (llvm::Error err = (*file)->commit()) {
+      emitError(module.getLoc(), "amp-memory-report: ")
+          << llvm::toString(std::move(err));
+      return signalPassFailure();
+    }
+    markAllAnalysesPreserved();
+  }
+};
+} // namespace
