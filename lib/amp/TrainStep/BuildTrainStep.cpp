@@ -39,8 +39,9 @@ static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     auto fn = module.lookupSymbol<func::FuncOp>(name);
     if (!fn)
-      return module.emitError() << "amp-build-train-step: no func.func @"
-                                << name << " in the module (function=)";
+      return emitError(module.getLoc())
+             << "amp-build-train-step: no func.func @" << name
+             << " in the module (function=)";
     return fn;
   }
   SmallVector<func::FuncOp> candidates;
@@ -51,12 +52,12 @@ static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
   if (candidates.size() == 1)
     return candidates.front();
   if (candidates.empty())
-    return module.emitError()
+    return emitError(module.getLoc())
            << "amp-build-train-step: the module has no public func.func with "
               "a body (other than training and eval steps) to build a "
               "training step from";
   InFlightDiagnostic diag =
-      module.emitError()
+      emitError(module.getLoc())
       << "amp-build-train-step: the module has " << candidates.size()
       << " public functions with a body; name the model with function=<name>";
   for (func::FuncOp fn : candidates)
@@ -66,26 +67,27 @@ static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
 
 static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
   if (model.isDeclaration())
-    return model.emitError() << "amp-build-train-step: @" << model.getSymName()
-                             << " is a declaration; the model needs a body";
+    return emitError(model.getLoc())
+           << "amp-build-train-step: @" << model.getSymName()
+           << " is a declaration; the model needs a body";
   if (!model.getBody().hasOneBlock())
-    return model.emitError()
+    return emitError(model.getLoc())
            << "amp-build-train-step: the body of @" << model.getSymName()
            << " has several blocks; write its control flow with scf (scf.if, "
               "scf.for) so that it has a single block";
   if (model.getNumResults() != 1)
-    return model.emitError()
+    return emitError(model.getLoc())
            << "amp-build-train-step: @" << model.getSymName() << " returns "
            << model.getNumResults()
            << " values; the model returns one (its logits, its regression "
               "output or its loss)";
   for (StringRef name : {kTrainStepName, kEvalStepName}) {
     if (model.getSymName() == name)
-      return model.emitError()
+      return emitError(model.getLoc())
              << "amp-build-train-step: the model is named @" << name
              << ", the name of a function the builder adds; rename it";
     if (Operation *existing = module.lookupSymbol(name))
-      return existing->emitError()
+      return emitError(existing->getLoc())
              << "amp-build-train-step: cannot add @" << name
              << ": the module already has a symbol of that name";
   }
@@ -326,7 +328,7 @@ FailureOr<BuiltSteps>
 mlir::amp::trainstep::buildTrainStep(ModuleOp module,
                                      const TrainStepOptions &options) {
   if (std::string why = options.validate(); !why.empty())
-    return module.emitError() << "amp-build-train-step: " << why;
+    return emitError(module.getLoc()) << "amp-build-train-step: " << why;
   FailureOr<func::FuncOp> found = findModel(module, options.function);
   if (failed(found) || failed(checkModel(module, *found)))
     return failure();
