@@ -102,29 +102,33 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
            "The model function (default: the only public func.func with a "
            "body)">,
     ListOption<"params", "params", "std::string",
-               "What is trained: constants (default), arguments, argument "
-               "indices, dense_resource keys">,
+               "What is trained: constants, arguments, argument indices, "
+               "dense_resource keys (default: constants)">,
     Option<"minElements", "min-elements", "int64_t", /*default=*/"2",
-           "params=constants: the fewest elements a trained constant has">,
+           "params=constants: the fewest elements a trained constant has "
+           "(default: 2)">,
     ListOption<"frozen", "frozen", "std::string",
                "dense_resource keys (or *-patterns) of constants that "
-               "params=constants leaves constant">,
+               "params=constants leaves constant (default: none)">,
     Option<"freezeRunningStats", "freeze-running-stats", "bool",
            /*default=*/"true",
            "params=constants leaves constants whose key ends in "
-           "running_mean or running_var (BatchNorm buffers) constant">,
+           "running_mean or running_var (BatchNorm buffers) constant "
+           "(default: true)">,
     Option<"input", "input", "int64_t", /*default=*/"-1",
-           "One input argument (an alias of inputs=<index>)">,
+           "One input argument (an alias of inputs=<index>; default: -1, "
+           "the default inputs)">,
     ListOption<"inputs", "inputs", "int64_t",
                "The input arguments, data fed each step (default: every "
                "argument that is not a parameter, nor with loss=none the "
                "label)">,
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "Re-batch the model to this batch size, or dynamic (absent or 0: "
-           "the batch it was traced at)">,
+           "the batch it was traced at; default: absent)">,
     Option<"loss", "loss", "::mlir::amp::trainstep::LossKind",
            /*default=*/"::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy",
-           "The loss of the model's output", [{::llvm::cl::values(
+           "The loss of the model's output (default: "
+           "softmax-cross-entropy)", [{::llvm::cl::values(
              clEnumValN(::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy,
                         "softmax-cross-entropy",
                         "batch x classes logits against i32 labels"),
@@ -134,7 +138,7 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
                         "the model returns its loss"))}]>,
     Option<"optimizer", "optimizer", "::mlir::amp::trainstep::OptimizerKind",
            /*default=*/"::mlir::amp::trainstep::OptimizerKind::Momentum",
-           "The update rule", [{::llvm::cl::values(
+           "The update rule (default: momentum)", [{::llvm::cl::values(
              clEnumValN(::mlir::amp::trainstep::OptimizerKind::SGD, "sgd",
                         "plain SGD"),
              clEnumValN(::mlir::amp::trainstep::OptimizerKind::Momentum,
@@ -144,21 +148,23 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
              clEnumValN(::mlir::amp::trainstep::OptimizerKind::AdamW, "adamw",
                         "AdamW (decoupled weight decay)"))}]>,
     Option<"lr", "lr", "double", /*default=*/"0.0",
-           "Learning rate (0: 0.01 for sgd and momentum, 0.001 for adam and "
-           "adamw)">,
+           "Learning rate (default: 0, the optimizer's default: 0.01 for sgd "
+           "and momentum, 0.001 for adam and adamw)">,
     Option<"momentum", "momentum", "double", /*default=*/"0.9",
-           "optimizer=momentum: the momentum mu, in [0, 1)">,
+           "optimizer=momentum: the momentum mu, in [0, 1) (default: 0.9)">,
     Option<"beta1", "beta1", "double", /*default=*/"0.9",
-           "adam, adamw: decay of the first moment, in [0, 1)">,
+           "adam, adamw: decay of the first moment, in [0, 1) (default: "
+           "0.9)">,
     Option<"beta2", "beta2", "double", /*default=*/"0.999",
-           "adam, adamw: decay of the second moment, in [0, 1)">,
+           "adam, adamw: decay of the second moment, in [0, 1) (default: "
+           "0.999)">,
     Option<"eps", "eps", "double", /*default=*/"1e-8",
-           "adam, adamw: added to sqrt(v), > 0">,
+           "adam, adamw: added to sqrt(v), > 0 (default: 1e-8)">,
     Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
            "Weight decay, >= 0: wd * w added to the unscaled gradient "
-           "(adamw: w scaled by 1 - lr * wd)">,
+           "(adamw: w scaled by 1 - lr * wd; default: 0)">,
     Option<"evalStep", "eval-step", "bool", /*default=*/"true",
-           "Also build @eval_step (batch x classes outputs)">,
+           "Also build @eval_step (batch x classes outputs; default: true)">,
   ];
   let dependentDialects = [
     "::mlir::amp::AmpDialect",
@@ -211,7 +217,7 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
   let options = [
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "The new batch size (>= 1) or dynamic; absent or 0: nothing "
-           "changes">,
+           "changes (default: absent)">,
     Option<"function", "function", "std::string", /*default=*/"\"\"",
            "The model function (default: the only public func.func with a "
            "body)">,
