@@ -61,6 +61,7 @@ module {
 // in generic form, 17 KB for a small model); so is a function-level one.
 // RUN: not amp-opt %s --amp-build-train-step="lr=-1" 2>&1 | count 3
 // RUN: not amp-opt %s --amp-build-train-step="lr=-1" 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: not amp-opt %s --amp-build-train-step="params=arguments" 2>&1 | FileCheck %s --check-prefix=SHORT
 // SHORT: error: amp-build-train-step:
 // SHORT-NOT: see current operation
 // SHORT-NOT: "builtin.module"

@@ -45,8 +45,19 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     a pattern with a leading or trailing `*`) and, with
     `freeze-running-stats` (default), keys ending in `running_mean` or
     `running_var` (PyTorch's BatchNorm buffers); `arguments` every float
-    tensor argument but the input; an integer names one argument; any other
-    entry names a dense_resource constant by its key.
+    tensor argument but the input (and, with loss=none, the label or
+    target); an integer names one argument; any other entry names a
+    dense_resource constant by its key. Buffers that are not weights stay
+    constants with a remark naming them: an f32 constant holding +-inf or
+    NaN, or whose values are only 0 and one negative value of magnitude >=
+    1e4 (an additive attention mask: -1e4, -1e9, -inf,
+    torch.finfo(float32).min); an elided blob has no values to look at and
+    is trained. The constants of one dense_resource key (a tied weight, as
+    an embedding shared with the classifier) are one parameter whose
+    gradient sums those of all its uses. A constant the loss has no
+    gradient for (the output depends on it only through fptosi / sitofp or
+    a comparison) stays a constant with a warning, as PyTorch leaves its
+    .grad None; named in params= it is an error.
 
     The inputs (data fed each step, dimension 0 the batch; float tensors,
     or integer tensors such as token ids) are `inputs=<i>,<j>,...` (or
@@ -56,7 +67,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     more. With params=arguments the input is the first float tensor
     argument not named by index (the other float arguments are trained),
     and (but with loss=none) every integer tensor argument is an input
-    too. The step takes its
+    too; with loss=none the label or target is then the last integer
+    argument, else the last argument left when two or more are (a model
+    (x, weights..., target)). The step takes its
     inputs in the model's argument order; with loss=mse or
     softmax-cross-entropy dimension 0 of each is the output's.
 
@@ -93,6 +106,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     dimensions but the batch), no trainable parameter (with a note per
     constant left and why), a params= entry that names nothing, a parameter
     that is not a static f32 tensor or that the output does not depend on,
+    a named parameter the loss has no gradient for, a dense_resource blob
+    whose size in bytes is not its type's, the constants of one key with
+    different types,
     an argument that is neither input nor parameter, existing
     `@train_step`/`@eval_step` symbols, and amp-differentiate's errors (an
     op without an adjoint rule, ...). The module is unchanged on error.
