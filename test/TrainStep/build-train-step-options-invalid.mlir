@@ -55,3 +55,14 @@ module {
 // TWICE: options-invalid.mlir:31:3: error: amp-build-train-step: inputs= names argument 0 twice
 // BOTH: options-invalid.mlir:30:1: error: amp-build-train-step: input= and inputs= both given: name the inputs with inputs= alone (input=<index> is inputs=<index>)
 // NEG: options-invalid.mlir:30:1: error: amp-build-train-step: inputs=-2: must be an argument index
+
+// The error is the message, the source line and the caret, without the
+// module printed after it (a pass's error used to attach the whole module
+// in generic form, 17 KB for a small model); so is a function-level one.
+// RUN: not amp-opt %s --amp-build-train-step="lr=-1" 2>&1 | count 3
+// RUN: not amp-opt %s --amp-build-train-step="lr=-1" 2>&1 | FileCheck %s --check-prefix=SHORT
+// RUN: not amp-opt %s --amp-build-train-step="params=arguments" 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: error: amp-build-train-step:
+// SHORT-NOT: see current operation
+// SHORT-NOT: "builtin.module"
+// SHORT-NOT: "func.func"

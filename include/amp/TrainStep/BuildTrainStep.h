@@ -42,12 +42,23 @@ struct BuiltSteps {
 /// (so a driver fine-tunes the model's weights). `@eval_step(params...,
 /// input)` returns the model's output with amp.role = "logits".
 ///
+/// A parameter whose gradient would not depend on the loss (the output
+/// reads it only through ops without a derivative: fptosi / sitofp, a
+/// comparison) is found by building the backward: chosen by
+/// params=constants it stays a constant with a warning and the step is
+/// built again without it (PyTorch leaves such a parameter's .grad None);
+/// named in params= it is an error. The constants params=constants leaves
+/// because they are not weights (ParameterSelection.h, `notWeightReason`)
+/// get a remark each.
+///
 /// Errors, located: invalid options (`TrainStepOptions::validate`), no or
 /// several candidate model functions, a declaration or a body of several
 /// blocks, a model with other than one result, an output that does not fit
-/// the loss (Losses.h), the errors of `selectParameters`, existing
-/// `@train_step`/`@eval_step` symbols, and the errors of `differentiate`
-/// (an op without an adjoint rule, ...). The module is unchanged then.
+/// the loss (Losses.h), the errors of `selectParameters`, a named parameter
+/// without a gradient, existing `@train_step`/`@eval_step` symbols, and the
+/// errors of `differentiate` (an op without an adjoint rule, ...). Errors
+/// about the module or the model function are located there without
+/// printing it. The module is unchanged then.
 FailureOr<BuiltSteps> buildTrainStep(ModuleOp module,
                                      const TrainStepOptions &options);
 

@@ -23,10 +23,18 @@ namespace mlir::amp::trainstep {
 
 /// One value that becomes a `param` argument of the training step.
 struct TrainedValue {
-  /// A model argument (`argument`) or a constant (`constant`).
+  /// A model argument (`argument`) or constants (`constants`).
   bool isArgument = false;
   unsigned argument = 0;
-  arith::ConstantOp constant;
+  /// The constants it replaces, in program order: one, or every constant
+  /// that reads the same dense_resource key (a tied weight, as torch-mlir
+  /// writes an embedding shared with the classifier: one parameter whose
+  /// gradient sums those of all its uses).
+  SmallVector<arith::ConstantOp, 1> constants;
+  /// Named by params= (an index, `arguments` or a key) rather than chosen by
+  /// `constants`: a named parameter without a gradient is an error, a chosen
+  /// one stays a constant with a warning.
+  bool named = false;
   /// How messages name it: "argument #3", or the dense_resource key.
   std::string name;
   /// A static ranked tensor of f32.
@@ -34,6 +42,20 @@ struct TrainedValue {
   /// The constant's value (dense or dense_resource, elided blobs too): the
   /// step argument's `amp.initial_value`; null for an argument.
   Attribute initialValue;
+};
+
+/// A float tensor constant that params=constants considered and left.
+struct LeftConstant {
+  arith::ConstantOp constant;
+  /// Why: too small, frozen, a mask or non-finite, no gradient path, the
+  /// output does not depend on it.
+  std::string why;
+  /// How the builder tells the user once the step is built: not at all
+  /// (what params=constants always left: small, frozen, BatchNorm
+  /// statistics, unused), with a remark (values that are not weights: a
+  /// mask, non-finite values) or with a warning (a weight the loss has no
+  /// gradient for).
+  enum class Notice { None, Remark, Warning } notice = Notice::None;
 };
 
 /// The plan for one model function.
@@ -50,8 +72,8 @@ struct ParameterPlan {
   /// (float tensor) argument, if it has one.
   std::optional<unsigned> supervision;
   /// Float tensor constants that "constants" considered and left, with the
-  /// reason (too small, frozen, the output does not depend on it).
-  SmallVector<std::pair<arith::ConstantOp, std::string>> leftConstants;
+  /// reason, in program order.
+  SmallVector<LeftConstant> leftConstants;
 };
 
 /// The dense_resource key of `constant`'s value, or "" for another value.
@@ -61,18 +83,41 @@ std::string resourceKey(arith::ConstantOp constant);
 /// and/or trailing `*` that matches any text there.
 bool matchesKeyPattern(llvm::StringRef key, llvm::StringRef pattern);
 
+/// Why the value of float constant `value` is not a weight, or "" when it
+/// may be one (or its values are unknown: an elided blob): it holds a
+/// non-finite element (+-inf, NaN), or it is an additive mask (its values
+/// are 0 and one negative number of magnitude >= 1e4, e.g. -1e9 or
+/// torch.finfo(float32).min, as causal attention masks are written).
+/// f32 values only (a constant of another type is never a parameter).
+std::string notWeightReason(ElementsAttr value);
+
 /// Decides what `model` (a func.func with a single-block body) trains under
 /// `options` (params, min-elements, frozen, freeze-running-stats, input,
-/// inputs, loss). Errors, located on the function or the argument: a
+/// inputs, loss).
+///
+/// params=constants trains every float tensor constant of the body's top
+/// level with at least min-elements elements (a saturating count) that the
+/// output depends on, but not: frozen= keys, BatchNorm statistics
+/// (freeze-running-stats), constants of another type than f32, constants
+/// whose values are not weights (`notWeightReason`: a remark names them)
+/// and the constants in `noGradient` (the builder found that the loss has no
+/// gradient for them; a warning names them). The constants of one
+/// dense_resource key (but `__elided__`, the key of every blob printed
+/// without data) are one parameter.
+///
+/// Errors, located on the function, the argument or the constant: a
 /// `params` entry that names no argument or dense_resource constant, an
 /// index out of range or naming an input, an input index out of range or
 /// named twice, a parameter that is not a static f32 tensor, a named
-/// parameter the output does not depend on, an argument that is neither an
-/// input, a parameter nor (loss=none) the label or target, no input or one
-/// that is not a float or integer tensor of rank >= 1, and no trainable
-/// parameter at all (the message says what was left and why).
-FailureOr<ParameterPlan> selectParameters(func::FuncOp model,
-                                          const TrainStepOptions &options);
+/// parameter the output does not depend on, the constants of a tied key
+/// with different types, a dense_resource blob whose size in bytes is not
+/// the type's, an argument that is neither an input, a parameter nor
+/// (loss=none) the label or target, no input or one that is not a float or
+/// integer tensor of rank >= 1, and no trainable parameter at all (the
+/// message says what was left and why, and what params= to try).
+FailureOr<ParameterPlan>
+selectParameters(func::FuncOp model, const TrainStepOptions &options,
+                 ArrayRef<arith::ConstantOp> noGradient = {});
 
 } // namespace mlir::amp::trainstep
 

@@ -45,8 +45,19 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     a pattern with a leading or trailing `*`) and, with
     `freeze-running-stats` (default), keys ending in `running_mean` or
     `running_var` (PyTorch's BatchNorm buffers); `arguments` every float
-    tensor argument but the input; an integer names one argument; any other
-    entry names a dense_resource constant by its key.
+    tensor argument but the input (and, with loss=none, the label or
+    target); an integer names one argument; any other entry names a
+    dense_resource constant by its key. Buffers that are not weights stay
+    constants with a remark naming them: an f32 constant holding +-inf or
+    NaN, or whose values are only 0 and one negative value of magnitude >=
+    1e4 (an additive attention mask: -1e4, -1e9, -inf,
+    torch.finfo(float32).min); an elided blob has no values to look at and
+    is trained. The constants of one dense_resource key (a tied weight, as
+    an embedding shared with the classifier) are one parameter whose
+    gradient sums those of all its uses. A constant the loss has no
+    gradient for (the output depends on it only through fptosi / sitofp or
+    a comparison) stays a constant with a warning, as PyTorch leaves its
+    .grad None; named in params= it is an error.
 
     The inputs (data fed each step, dimension 0 the batch; float tensors,
     or integer tensors such as token ids) are `inputs=<i>,<j>,...` (or
@@ -56,7 +67,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     more. With params=arguments the input is the first float tensor
     argument not named by index (the other float arguments are trained),
     and (but with loss=none) every integer tensor argument is an input
-    too. The step takes its
+    too; with loss=none the label or target is then the last integer
+    argument, else the last argument left when two or more are (a model
+    (x, weights..., target)). The step takes its
     inputs in the model's argument order; with loss=mse or
     softmax-cross-entropy dimension 0 of each is the output's.
 
@@ -93,6 +106,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     dimensions but the batch), no trainable parameter (with a note per
     constant left and why), a params= entry that names nothing, a parameter
     that is not a static f32 tensor or that the output does not depend on,
+    a named parameter the loss has no gradient for, a dense_resource blob
+    whose size in bytes is not its type's, the constants of one key with
+    different types,
     an argument that is neither input nor parameter, existing
     `@train_step`/`@eval_step` symbols, and amp-differentiate's errors (an
     op without an adjoint rule, ...). The module is unchanged on error.
@@ -102,29 +118,33 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
            "The model function (default: the only public func.func with a "
            "body)">,
     ListOption<"params", "params", "std::string",
-               "What is trained: constants (default), arguments, argument "
-               "indices, dense_resource keys">,
+               "What is trained: constants, arguments, argument indices, "
+               "dense_resource keys (default: constants)">,
     Option<"minElements", "min-elements", "int64_t", /*default=*/"2",
-           "params=constants: the fewest elements a trained constant has">,
+           "params=constants: the fewest elements a trained constant has "
+           "(default: 2)">,
     ListOption<"frozen", "frozen", "std::string",
                "dense_resource keys (or *-patterns) of constants that "
-               "params=constants leaves constant">,
+               "params=constants leaves constant (default: none)">,
     Option<"freezeRunningStats", "freeze-running-stats", "bool",
            /*default=*/"true",
            "params=constants leaves constants whose key ends in "
-           "running_mean or running_var (BatchNorm buffers) constant">,
+           "running_mean or running_var (BatchNorm buffers) constant "
+           "(default: true)">,
     Option<"input", "input", "int64_t", /*default=*/"-1",
-           "One input argument (an alias of inputs=<index>)">,
+           "One input argument (an alias of inputs=<index>; default: -1, "
+           "the default inputs)">,
     ListOption<"inputs", "inputs", "int64_t",
                "The input arguments, data fed each step (default: every "
                "argument that is not a parameter, nor with loss=none the "
                "label)">,
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "Re-batch the model to this batch size, or dynamic (absent or 0: "
-           "the batch it was traced at)">,
+           "the batch it was traced at; default: absent)">,
     Option<"loss", "loss", "::mlir::amp::trainstep::LossKind",
            /*default=*/"::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy",
-           "The loss of the model's output", [{::llvm::cl::values(
+           "The loss of the model's output (default: "
+           "softmax-cross-entropy)", [{::llvm::cl::values(
              clEnumValN(::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy,
                         "softmax-cross-entropy",
                         "batch x classes logits against i32 labels"),
@@ -134,7 +154,7 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
                         "the model returns its loss"))}]>,
     Option<"optimizer", "optimizer", "::mlir::amp::trainstep::OptimizerKind",
            /*default=*/"::mlir::amp::trainstep::OptimizerKind::Momentum",
-           "The update rule", [{::llvm::cl::values(
+           "The update rule (default: momentum)", [{::llvm::cl::values(
              clEnumValN(::mlir::amp::trainstep::OptimizerKind::SGD, "sgd",
                         "plain SGD"),
              clEnumValN(::mlir::amp::trainstep::OptimizerKind::Momentum,
@@ -144,21 +164,23 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
              clEnumValN(::mlir::amp::trainstep::OptimizerKind::AdamW, "adamw",
                         "AdamW (decoupled weight decay)"))}]>,
     Option<"lr", "lr", "double", /*default=*/"0.0",
-           "Learning rate (0: 0.01 for sgd and momentum, 0.001 for adam and "
-           "adamw)">,
+           "Learning rate (default: 0, the optimizer's default: 0.01 for sgd "
+           "and momentum, 0.001 for adam and adamw)">,
     Option<"momentum", "momentum", "double", /*default=*/"0.9",
-           "optimizer=momentum: the momentum mu, in [0, 1)">,
+           "optimizer=momentum: the momentum mu, in [0, 1) (default: 0.9)">,
     Option<"beta1", "beta1", "double", /*default=*/"0.9",
-           "adam, adamw: decay of the first moment, in [0, 1)">,
+           "adam, adamw: decay of the first moment, in [0, 1) (default: "
+           "0.9)">,
     Option<"beta2", "beta2", "double", /*default=*/"0.999",
-           "adam, adamw: decay of the second moment, in [0, 1)">,
+           "adam, adamw: decay of the second moment, in [0, 1) (default: "
+           "0.999)">,
     Option<"eps", "eps", "double", /*default=*/"1e-8",
-           "adam, adamw: added to sqrt(v), > 0">,
+           "adam, adamw: added to sqrt(v), > 0 (default: 1e-8)">,
     Option<"weightDecay", "weight-decay", "double", /*default=*/"0.0",
            "Weight decay, >= 0: wd * w added to the unscaled gradient "
-           "(adamw: w scaled by 1 - lr * wd)">,
+           "(adamw: w scaled by 1 - lr * wd; default: 0)">,
     Option<"evalStep", "eval-step", "bool", /*default=*/"true",
-           "Also build @eval_step (batch x classes outputs)">,
+           "Also build @eval_step (batch x classes outputs; default: true)">,
   ];
   let dependentDialects = [
     "::mlir::amp::AmpDialect",
@@ -211,7 +233,7 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
   let options = [
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "The new batch size (>= 1) or dynamic; absent or 0: nothing "
-           "changes">,
+           "changes (default: absent)">,
     Option<"function", "function", "std::string", /*default=*/"\"\"",
            "The model function (default: the only public func.func with a "
            "body)">,

@@ -48,8 +48,8 @@ struct DifferentiatePass : amp::impl::DifferentiateBase<DifferentiatePass> {
     if (!function.empty()) {
       auto fn = module.lookupSymbol<func::FuncOp>(function);
       if (!fn) {
-        module.emitError() << "amp-differentiate: no func.func @" << function
-                           << " in the module";
+        emitError(module.getLoc()) << "amp-differentiate: no func.func @"
+                                   << function << " in the module";
         return signalPassFailure();
       }
       functions.push_back(fn);
@@ -71,10 +71,11 @@ struct DifferentiatePass : amp::impl::DifferentiateBase<DifferentiatePass> {
       if (wrt.empty())
         args = floatTensorArguments(fn);
       if (args.empty()) {
-        fn.emitError() << "amp-differentiate: @" << fn.getSymName()
-                       << " has no float tensor argument to differentiate "
-                          "with respect to (its gradient function would "
-                          "return nothing)";
+        emitError(fn.getLoc())
+            << "amp-differentiate: @" << fn.getSymName()
+            << " has no float tensor argument to differentiate "
+               "with respect to (its gradient function would "
+               "return nothing)";
         return signalPassFailure();
       }
       std::string gradName = (fn.getSymName() + "_grad").str();

@@ -16,45 +16,47 @@ using namespace mlir::amp::autodiff;
 static LogicalResult checkSignature(func::FuncOp fn, ArrayRef<unsigned> wrtArgs,
                                     StringRef gradName) {
   if (fn.isDeclaration())
-    return fn.emitError() << "amp-differentiate: @" << fn.getSymName()
-                          << " is a declaration; there is no body to "
-                             "differentiate";
+    return emitError(fn.getLoc()) << "amp-differentiate: @" << fn.getSymName()
+                                  << " is a declaration; there is no body to "
+                                     "differentiate";
   if (!fn.getBody().hasOneBlock())
-    return fn.emitError() << "amp-differentiate: the body of @"
-                          << fn.getSymName() << " has "
-                          << fn.getBody().getBlocks().size()
-                          << " blocks; only single-block bodies (structured "
-                             "control flow: scf.if, scf.for) are "
-                             "differentiated";
+    return emitError(fn.getLoc())
+           << "amp-differentiate: the body of @" << fn.getSymName() << " has "
+           << fn.getBody().getBlocks().size()
+           << " blocks; only single-block bodies (structured "
+              "control flow: scf.if, scf.for) are "
+              "differentiated";
   FunctionType type = fn.getFunctionType();
   auto loss = type.getNumResults() == 1
                   ? dyn_cast<RankedTensorType>(type.getResult(0))
                   : RankedTensorType();
   if (!loss || loss.getRank() != 0 || !isa<FloatType>(loss.getElementType()))
-    return fn.emitError() << "amp-differentiate: @" << fn.getSymName()
-                          << " returns " << type.getResults()
-                          << "; it must return one scalar float tensor (the "
-                             "loss: tensor<f32> or tensor<f64>)";
+    return emitError(fn.getLoc())
+           << "amp-differentiate: @" << fn.getSymName() << " returns "
+           << type.getResults()
+           << "; it must return one scalar float tensor (the "
+              "loss: tensor<f32> or tensor<f64>)";
   llvm::SmallSet<unsigned, 8> seen;
   for (unsigned i : wrtArgs) {
     if (i >= type.getNumInputs())
-      return fn.emitError() << "amp-differentiate: wrt index " << i
-                            << " is out of range: @" << fn.getSymName()
-                            << " has " << type.getNumInputs() << " arguments";
+      return emitError(fn.getLoc())
+             << "amp-differentiate: wrt index " << i << " is out of range: @"
+             << fn.getSymName() << " has " << type.getNumInputs()
+             << " arguments";
     if (!seen.insert(i).second)
-      return fn.emitError()
+      return emitError(fn.getLoc())
              << "amp-differentiate: wrt index " << i << " is listed twice";
     if (!isDifferentiableType(type.getInput(i)))
-      return fn.emitError()
+      return emitError(fn.getLoc())
              << "amp-differentiate: argument #" << i << " of @"
              << fn.getSymName() << " has type " << type.getInput(i)
              << "; only float tensors and float scalars have gradients";
   }
   if (SymbolTable::lookupNearestSymbolFrom(
           fn, StringAttr::get(fn.getContext(), gradName)))
-    return fn.emitError() << "amp-differentiate: cannot create @" << gradName
-                          << " for the gradient of @" << fn.getSymName()
-                          << ": the symbol exists";
+    return emitError(fn.getLoc()) << "amp-differentiate: cannot create @"
+                                  << gradName << " for the gradient of @"
+                                  << fn.getSymName() << ": the symbol exists";
   return success();
 }
 

@@ -199,8 +199,8 @@ struct CPUFuseElementwisePass
       };
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
-      getOperation().emitError(
-          "amp-cpu-fuse-elementwise: the fusion did not converge");
+      emitError(getOperation().getLoc(),
+                "amp-cpu-fuse-elementwise: the fusion did not converge");
       return signalPassFailure();
     }
     getOperation().walk(

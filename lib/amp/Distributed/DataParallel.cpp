@@ -436,7 +436,7 @@ static LogicalResult addModuleSymbols(ModuleOp module, const Config &cfg,
   FailureOr<Attribute> current = dlti::query(module, {key}, false);
   if (succeeded(current)) {
     if (*current != value)
-      return module.emitError("the module's DLTI entry \"")
+      return emitError(module.getLoc(), "the module's DLTI entry \"")
              << key << "\" = " << *current
              << " conflicts with mpi=" << stringifyMPIImplementation(mpi);
     return success();

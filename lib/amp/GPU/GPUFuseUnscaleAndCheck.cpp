@@ -267,8 +267,9 @@ struct GPUFuseUnscaleAndCheckPass
   using Base::Base;
   void runOnOperation() override {
     if (maxGradientsPerKernel < 1) {
-      getOperation().emitError("amp-gpu-fuse-unscale-and-check: "
-                               "max-gradients-per-kernel must be >= 1");
+      emitError(getOperation().getLoc(),
+                "amp-gpu-fuse-unscale-and-check: "
+                "max-gradients-per-kernel must be >= 1");
       return signalPassFailure();
     }
     SmallVector<UnscaleAndCheckOp> ops;

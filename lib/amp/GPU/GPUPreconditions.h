@@ -37,7 +37,7 @@ inline LogicalResult requireBufferized(func::FuncOp func, StringRef pass) {
   auto isTensor = [](Type t) { return isa<TensorType>(t); };
   if (llvm::any_of(func.getArgumentTypes(), isTensor) ||
       llvm::any_of(func.getResultTypes(), isTensor))
-    return func.emitError()
+    return emitError(func.getLoc())
            << pass
            << " expects bufferized input (memrefs, no tensors) but this "
               "function takes or returns tensors; run as part of "

@@ -88,7 +88,8 @@ mlir::amp::runtime::makeGradientFunction(ModuleOp module, StringRef name) {
   if (failed(step))
     return failure();
   if (!fn.getBody().hasOneBlock())
-    return fn.emitError("the gradient check needs a single-block step");
+    return emitError(fn.getLoc(),
+                     "the gradient check needs a single-block step");
   auto ret = cast<func::ReturnOp>(fn.getBody().front().getTerminator());
   SmallVector<Value> results{ret.getOperand(step->lossResult)};
   for (unsigned p : step->params)

@@ -39,8 +39,9 @@ static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
   if (!name.empty()) {
     auto fn = module.lookupSymbol<func::FuncOp>(name);
     if (!fn)
-      return module.emitError() << "amp-build-train-step: no func.func @"
-                                << name << " in the module (function=)";
+      return emitError(module.getLoc())
+             << "amp-build-train-step: no func.func @" << name
+             << " in the module (function=)";
     return fn;
   }
   SmallVector<func::FuncOp> candidates;
@@ -51,12 +52,12 @@ static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
   if (candidates.size() == 1)
     return candidates.front();
   if (candidates.empty())
-    return module.emitError()
+    return emitError(module.getLoc())
            << "amp-build-train-step: the module has no public func.func with "
               "a body (other than training and eval steps) to build a "
               "training step from";
   InFlightDiagnostic diag =
-      module.emitError()
+      emitError(module.getLoc())
       << "amp-build-train-step: the module has " << candidates.size()
       << " public functions with a body; name the model with function=<name>";
   for (func::FuncOp fn : candidates)
@@ -66,26 +67,27 @@ static FailureOr<func::FuncOp> findModel(ModuleOp module, StringRef name) {
 
 static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
   if (model.isDeclaration())
-    return model.emitError() << "amp-build-train-step: @" << model.getSymName()
-                             << " is a declaration; the model needs a body";
+    return emitError(model.getLoc())
+           << "amp-build-train-step: @" << model.getSymName()
+           << " is a declaration; the model needs a body";
   if (!model.getBody().hasOneBlock())
-    return model.emitError()
+    return emitError(model.getLoc())
            << "amp-build-train-step: the body of @" << model.getSymName()
            << " has several blocks; write its control flow with scf (scf.if, "
               "scf.for) so that it has a single block";
   if (model.getNumResults() != 1)
-    return model.emitError()
+    return emitError(model.getLoc())
            << "amp-build-train-step: @" << model.getSymName() << " returns "
            << model.getNumResults()
            << " values; the model returns one (its logits, its regression "
               "output or its loss)";
   for (StringRef name : {kTrainStepName, kEvalStepName}) {
     if (model.getSymName() == name)
-      return model.emitError()
+      return emitError(model.getLoc())
              << "amp-build-train-step: the model is named @" << name
              << ", the name of a function the builder adds; rename it";
     if (Operation *existing = module.lookupSymbol(name))
-      return existing->emitError()
+      return emitError(existing->getLoc())
              << "amp-build-train-step: cannot add @" << name
              << ": the module already has a symbol of that name";
   }
@@ -140,8 +142,8 @@ static Value cloneForward(OpBuilder &b, func::FuncOp model,
                           bool warn) {
   llvm::DenseSet<Operation *> trained;
   for (const TrainedValue &p : plan.params)
-    if (p.constant)
-      trained.insert(p.constant);
+    for (arith::ConstantOp c : p.constants)
+      trained.insert(c);
   Block &body = model.getBody().front();
   for (Operation &op : body.without_terminator()) {
     if (trained.contains(&op))
@@ -161,8 +163,9 @@ static void mapModelValues(const ParameterPlan &plan, func::FuncOp model,
   for (auto [p, arg] : llvm::zip_equal(plan.params, params)) {
     if (p.isArgument)
       map.map(model.getArgument(p.argument), arg);
-    else
-      map.map(p.constant->getResult(0), arg);
+    // A tied weight: every constant of its key reads the one argument.
+    for (arith::ConstantOp c : p.constants)
+      map.map(c.getResult(), arg);
   }
 }
 
@@ -183,7 +186,7 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
   for (const TrainedValue &p : plan.params) {
     args.push_back(p.type);
     locs.push_back(p.isArgument ? model.getArgument(p.argument).getLoc()
-                                : p.constant->getLoc());
+                                : p.constants.front()->getLoc());
   }
   for (const StateSlot &s : state) {
     args.push_back(s.type);
@@ -228,12 +231,27 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
   return fn;
 }
 
+/// The values computed from `seed`'s results: theirs, and those of every
+/// later op of its block that reads one (as an operand or a value its
+/// regions capture).
+static llvm::DenseSet<Value> dependentsOf(Operation *seed) {
+  llvm::DenseSet<Value> dependents(seed->result_begin(), seed->result_end());
+  for (Operation *op = seed->getNextNode(); op; op = op->getNextNode())
+    if (llvm::any_of(autodiff::getOperandsAndCapturedValues(op),
+                     [&](Value v) { return dependents.contains(v); }))
+      dependents.insert(op->result_begin(), op->result_end());
+  return dependents;
+}
+
 /// Fills the train step's body; failure (with located errors) when the
-/// backward cannot be built.
-static LogicalResult buildTrainBody(func::FuncOp fn, func::FuncOp model,
-                                    const ParameterPlan &plan,
-                                    const TrainStepOptions &options,
-                                    size_t numState) {
+/// backward cannot be built. `withoutGradient` gets the indices of the
+/// parameters whose gradient does not depend on the seed: the loss reaches
+/// them only through ops without a derivative (fptosi, a comparison), so
+/// their gradient is a constant zero that the contract does not accept.
+static LogicalResult
+buildTrainBody(func::FuncOp fn, func::FuncOp model, const ParameterPlan &plan,
+               const TrainStepOptions &options, size_t numState,
+               SmallVectorImpl<unsigned> &withoutGradient) {
   Block &entry = fn.getBody().front();
   OpBuilder b = OpBuilder::atBlockEnd(&entry);
   size_t n = plan.params.size();
@@ -260,6 +278,12 @@ static LogicalResult buildTrainBody(func::FuncOp fn, func::FuncOp model,
       autodiff::differentiate(b, loss, seed, args.params);
   if (failed(raw))
     return failure();
+  llvm::DenseSet<Value> fromSeed = dependentsOf(seed);
+  for (auto [i, g] : llvm::enumerate(*raw))
+    if (!fromSeed.contains(g))
+      withoutGradient.push_back(i);
+  if (!withoutGradient.empty())
+    return success();
   SmallVector<Value> grads;
   for (auto [g, p] : llvm::zip_equal(*raw, args.params))
     grads.push_back(GradOp::create(b, p.getLoc(), g, p));
@@ -326,7 +350,7 @@ FailureOr<BuiltSteps>
 mlir::amp::trainstep::buildTrainStep(ModuleOp module,
                                      const TrainStepOptions &options) {
   if (std::string why = options.validate(); !why.empty())
-    return module.emitError() << "amp-build-train-step: " << why;
+    return emitError(module.getLoc()) << "amp-build-train-step: " << why;
   FailureOr<func::FuncOp> found = findModel(module, options.function);
   if (failed(found) || failed(checkModel(module, *found)))
     return failure();
@@ -402,28 +426,64 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
           IntegerType::get(module.getContext(), 32));
   }
 
-  SmallVector<RankedTensorType> paramTypes;
-  SmallVector<std::string> paramNames;
-  for (const TrainedValue &p : plan->params) {
-    paramTypes.push_back(p.type);
-    paramNames.push_back(p.name);
-  }
-  SmallVector<StateSlot> state = optimizerState(
-      options.optimizer, paramTypes, paramNames, module.getContext());
-
+  // Build; a parameter the loss has no gradient for (found by building its
+  // backward) is an error when params= names it and otherwise stays a
+  // constant (selectParameters' noGradient), and the step is built again.
   OpBuilder b(original);
-  b.setInsertionPointAfter(original);
   BuiltSteps steps;
-  steps.train = createTrainFunction(b, model, *plan, state, supervisionArg);
   auto eraseBuilt = [&]() {
     if (steps.eval)
       steps.eval.erase();
-    steps.train.erase();
+    if (steps.train)
+      steps.train.erase();
+    steps = {};
   };
-  if (failed(
-          buildTrainBody(steps.train, model, *plan, options, state.size()))) {
+  SmallVector<arith::ConstantOp> noGradient;
+  for (;;) {
+    SmallVector<RankedTensorType> paramTypes;
+    SmallVector<std::string> paramNames;
+    for (const TrainedValue &p : plan->params) {
+      paramTypes.push_back(p.type);
+      paramNames.push_back(p.name);
+    }
+    SmallVector<StateSlot> state = optimizerState(
+        options.optimizer, paramTypes, paramNames, module.getContext());
+    b.setInsertionPointAfter(original);
+    steps.train = createTrainFunction(b, model, *plan, state, supervisionArg);
+    SmallVector<unsigned> withoutGradient;
+    if (failed(buildTrainBody(steps.train, model, *plan, options, state.size(),
+                              withoutGradient))) {
+      eraseBuilt();
+      return failure();
+    }
+    if (withoutGradient.empty())
+      break;
     eraseBuilt();
-    return failure();
+    for (unsigned i : withoutGradient) {
+      const TrainedValue &p = plan->params[i];
+      if (!p.named) {
+        noGradient.push_back(p.constants.front());
+        continue;
+      }
+      InFlightDiagnostic diag =
+          p.isArgument ? emitError(model.getArgument(p.argument).getLoc())
+                       : p.constants.front()->emitError();
+      diag << "amp-build-train-step: "
+           << (p.isArgument ? p.name + " of @" + model.getSymName().str()
+                            : "constant '" + p.name + "'")
+           << " is named in params=, but the loss has no gradient for it: "
+              "the output depends on it only through ops without a "
+              "derivative (an integer conversion such as arith.fptosi / "
+              "arith.sitofp, a comparison), so training would never change "
+              "it; "
+           << (p.isArgument ? "name the trained arguments by index in "
+                              "params= without it"
+                            : "drop it from params=");
+      return failure();
+    }
+    plan = selectParameters(model, options, noGradient);
+    if (failed(plan))
+      return failure();
   }
   auto logits = dyn_cast<RankedTensorType>(model.getResultTypes()[0]);
   if (options.evalStep && options.loss != LossKind::None && logits &&
@@ -443,12 +503,27 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   // What the rest of the compiler will check: the contract.
   if (failed(TrainingStep::analyze(steps.train)) ||
       (steps.eval && failed(EvalStep::analyze(steps.eval)))) {
-    model.emitError() << "amp-build-train-step: the step built from @"
-                      << model.getSymName()
-                      << " breaks the training-step contract (the errors "
-                         "above); this is a bug of the builder";
+    emitError(model.getLoc())
+        << "amp-build-train-step: the step built from @" << model.getSymName()
+        << " breaks the training-step contract (the errors "
+           "above); this is a bug of the builder";
     eraseBuilt();
     return failure();
+  }
+  // What params=constants left that the user may not expect: values that
+  // are not weights (a remark), weights the loss has no gradient for (a
+  // warning).
+  for (const LeftConstant &left : plan->leftConstants) {
+    if (left.notice == LeftConstant::Notice::None)
+      continue;
+    std::string key = resourceKey(left.constant);
+    std::string what = key.empty() ? "this constant" : "constant '" + key + "'";
+    if (left.notice == LeftConstant::Notice::Remark)
+      emitRemark(left.constant->getLoc()) << "amp-build-train-step: " << what
+                                          << " stays a constant: " << left.why;
+    else
+      emitWarning(left.constant->getLoc()) << "amp-build-train-step: " << what
+                                           << " stays a constant: " << left.why;
   }
   if (SymbolTable::symbolKnownUseEmpty(original, module))
     original.erase();

@@ -3,6 +3,7 @@
 #include "amp/TrainStep/ParameterSelection.h"
 
 #include "amp/Autodiff/Activity.h"
+#include "amp/Support/Counts.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -10,6 +11,10 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -31,6 +36,127 @@ bool mlir::amp::trainstep::matchesKeyPattern(StringRef key, StringRef pattern) {
   if (anySuffix)
     return key.starts_with(pattern);
   return key == pattern;
+}
+
+/// The key of every blob printed without its data
+/// (`--mlir-elide-resource-strings-if-larger`): distinct weights, whose
+/// values are unknown.
+static constexpr llvm::StringLiteral kElidedKey = "__elided__";
+
+/// Why the builder leaves a weight the loss has no gradient for.
+static constexpr llvm::StringLiteral noGradientReason =
+    "the loss has no gradient for it: the output depends on it only through "
+    "ops without a derivative (an integer conversion such as arith.fptosi / "
+    "arith.sitofp, a comparison), so training would never change it "
+    "(PyTorch leaves such a parameter's .grad None); frozen=<key> keeps it "
+    "constant without this warning";
+
+/// Calls `visit(i, v)` for every element of `value` in order, without a
+/// copy (weights may be large), while it returns true; false when the
+/// values are unknown: an elided or missing blob, a blob of the wrong size
+/// (checkResourceSizes reports it), another element type than f32.
+static bool visitF32Values(ElementsAttr value,
+                           llvm::function_ref<bool(size_t, float)> visit) {
+  if (!value.getElementType().isF32())
+    return false;
+  if (auto dense = dyn_cast<DenseElementsAttr>(value)) {
+    if (dense.isSplat()) {
+      visit(0, dense.getSplatValue<float>());
+      return true;
+    }
+    size_t i = 0;
+    for (float v : dense.getValues<float>())
+      if (!visit(i++, v))
+        break;
+    return true;
+  }
+  auto resource = dyn_cast<DenseResourceElementsAttr>(value);
+  if (!resource)
+    return false;
+  AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+  if (!blob || uint64_t(blob->getData().size()) !=
+                   uint64_t(saturatingMul(resource.getNumElements(), 4)))
+    return false;
+  for (auto [i, v] : llvm::enumerate(blob->getDataAs<float>()))
+    if (!visit(i, v))
+      break;
+  return true;
+}
+
+std::string mlir::amp::trainstep::notWeightReason(ElementsAttr value) {
+  // An additive mask: 0 where attention may look, one large negative value
+  // (-1e4 in BERT, -1e9, torch.finfo(float32).min) where it may not.
+  constexpr float kMaskMagnitude = 1e4f;
+  std::optional<float> masked;
+  bool mask = true, zero = false;
+  std::optional<std::pair<size_t, float>> nonFinite;
+  bool known = visitF32Values(value, [&](size_t i, float v) {
+    if (!std::isfinite(v)) {
+      nonFinite = {i, v};
+      return false;
+    }
+    if (v == 0)
+      zero = true;
+    else if (v <= -kMaskMagnitude && (!masked || *masked == v))
+      masked = v;
+    else
+      mask = false;
+    return true;
+  });
+  if (!known)
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (nonFinite) {
+    float v = nonFinite->second;
+    os << "it holds "
+       << (std::isnan(v) ? "NaN"
+           : v < 0       ? "-inf"
+                         : "+inf")
+       << " (element " << nonFinite->first
+       << "), which no weight holds (a mask or a sentinel, not trained; "
+          "name it in params= to train it)";
+    return text;
+  }
+  if (!mask || !zero || !masked)
+    return "";
+  os << "its values are only 0 and " << llvm::format("%g", double(*masked))
+     << ", an additive mask (not trained; name it in params= to train it)";
+  return text;
+}
+
+/// Every dense_resource constant of `model` whose blob the file holds has
+/// one element of its element type's size per element (as torch-mlir writes
+/// weights; i1 one byte each): a located error naming the key and both byte
+/// counts otherwise (amp-run would refuse the step later, a lowering would
+/// read past the blob).
+static LogicalResult checkResourceSizes(func::FuncOp model) {
+  WalkResult result = model.walk([&](arith::ConstantOp c) {
+    auto resource = dyn_cast<DenseResourceElementsAttr>(c.getValue());
+    if (!resource)
+      return WalkResult::advance();
+    AsmResourceBlob *blob = resource.getRawHandle().getBlob();
+    Type element = resource.getElementType();
+    if (!blob || !element.isIntOrFloat())
+      return WalkResult::advance();
+    unsigned bits = element.getIntOrFloatBitWidth();
+    int64_t bytesPer = element.isInteger(1) ? 1 : int64_t(bits / 8);
+    if (bits % 8 != 0 && !element.isInteger(1))
+      return WalkResult::advance();
+    int64_t want =
+        saturatingMul(staticElementCount(resource.getType()), bytesPer);
+    size_t have = blob->getData().size();
+    if (uint64_t(want) == have)
+      return WalkResult::advance();
+    c.emitError() << "amp-build-train-step: dense_resource<"
+                  << resource.getRawHandle().getKey() << "> holds " << have
+                  << " bytes of data, but " << resource.getType() << " needs "
+                  << want << " (" << bytesPer << " per " << element
+                  << " element); the blob does not belong to this type "
+                     "(export the model again)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
 }
 
 static bool isFloatTensor(Type type) {
@@ -74,7 +200,7 @@ static FailureOr<Request> parseRequest(func::FuncOp model,
       request.arguments = true;
     } else if (!text.getAsInteger(10, index)) {
       if (index >= model.getNumArguments())
-        return model.emitError()
+        return emitError(model.getLoc())
                << "amp-build-train-step: params entry " << index
                << " is out of range: @" << model.getSymName() << " has "
                << model.getNumArguments() << " arguments";
@@ -113,18 +239,39 @@ namedInputs(func::FuncOp model, const TrainStepOptions &options) {
   SmallVector<unsigned> inputs;
   for (int64_t i : named) {
     if (i >= model.getNumArguments())
-      return model.emitError()
+      return emitError(model.getLoc())
              << "amp-build-train-step: " << option << "=" << i
              << " is out of range: @" << model.getSymName() << " has "
              << model.getNumArguments() << " arguments";
     if (llvm::is_contained(inputs, unsigned(i)))
-      return model.emitError() << "amp-build-train-step: inputs= names "
-                                  "argument "
-                               << i << " twice";
+      return emitError(model.getLoc()) << "amp-build-train-step: inputs= names "
+                                          "argument "
+                                       << i << " twice";
     inputs.push_back(unsigned(i));
   }
   llvm::sort(inputs);
   return inputs;
+}
+
+/// loss=none with params=arguments: the label or target among the
+/// arguments that are neither inputs nor named by index (`free`), which is
+/// never trained: the last integer tensor (a label), else, when two or more
+/// are left, the last one (a model (x, weights..., target) -> loss); with one
+/// left, that one is a weight (x, w) -> loss and there is no target.
+static std::optional<unsigned>
+paramsArgumentsSupervision(func::FuncOp model, ArrayRef<unsigned> free,
+                           ArrayRef<unsigned> inputs) {
+  SmallVector<unsigned> rest;
+  for (unsigned i : free)
+    if (!llvm::is_contained(inputs, i) &&
+        isa<RankedTensorType>(model.getArgumentTypes()[i]))
+      rest.push_back(i);
+  for (unsigned i : llvm::reverse(rest))
+    if (isIntegerTensor(model.getArgumentTypes()[i]))
+      return i;
+  if (rest.size() >= 2)
+    return rest.back();
+  return std::nullopt;
 }
 
 /// The inputs and (loss=none) the label or target; the arguments not
@@ -150,10 +297,11 @@ static FailureOr<DataArguments> chooseData(func::FuncOp model,
       free.push_back(i);
   if (!named->empty()) {
     data.inputs = *named;
-    if (none)
+    if (none && paramsArguments)
+      data.supervision = paramsArgumentsSupervision(model, free, data.inputs);
+    else if (none)
       for (unsigned i : free)
-        if (!llvm::is_contained(data.inputs, i) && !paramsArguments &&
-            !data.supervision &&
+        if (!llvm::is_contained(data.inputs, i) && !data.supervision &&
             isa<RankedTensorType>(model.getArgumentTypes()[i]))
           data.supervision = i;
     return data;
@@ -165,12 +313,14 @@ static FailureOr<DataArguments> chooseData(func::FuncOp model,
       break;
     }
   if (paramsArguments) {
-    // The other float arguments are trained; with loss=none the label is
-    // the first argument left (selectParameters), as before inputs=.
+    // The other float arguments are trained, but never the label or target
+    // (chooseLossNoneSupervision).
     for (unsigned i : free)
       if (i == firstFloat ||
           (!none && isIntegerTensor(model.getArgumentTypes()[i])))
         data.inputs.push_back(i);
+    if (none)
+      data.supervision = paramsArgumentsSupervision(model, free, data.inputs);
   } else {
     data.inputs = free;
     if (none && free.size() >= 2) {
@@ -185,7 +335,7 @@ static FailureOr<DataArguments> chooseData(func::FuncOp model,
     }
   }
   if (data.inputs.empty())
-    return model.emitError()
+    return emitError(model.getLoc())
            << "amp-build-train-step: @" << model.getSymName()
            << " has no argument left for the input (one batch of examples, "
               "dimension 0 the batch); name it with inputs=<index>";
@@ -194,7 +344,8 @@ static FailureOr<DataArguments> chooseData(func::FuncOp model,
 
 FailureOr<ParameterPlan>
 mlir::amp::trainstep::selectParameters(func::FuncOp model,
-                                       const TrainStepOptions &options) {
+                                       const TrainStepOptions &options,
+                                       ArrayRef<arith::ConstantOp> noGradient) {
   FailureOr<Request> request = parseRequest(model, options);
   if (failed(request))
     return failure();
@@ -238,6 +389,8 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
              << " names an input; pick the inputs with inputs=<index>,...";
     argCandidates.insert(i);
   }
+  if (failed(checkResourceSizes(model)))
+    return failure();
   SmallVector<arith::ConstantOp> constants;
   for (Operation &op : body)
     if (auto constant = dyn_cast<arith::ConstantOp>(op);
@@ -247,7 +400,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     if (llvm::none_of(constants, [&](arith::ConstantOp c) {
           return matchesKeyPattern(resourceKey(c), key);
         }))
-      return model.emitError()
+      return emitError(model.getLoc())
              << "amp-build-train-step: params entry '" << key
              << "' is neither constants, arguments, an argument index nor "
                 "the key of a dense_resource constant of @"
@@ -259,7 +412,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     if (llvm::none_of(constants, [&](arith::ConstantOp c) {
           return matchesKeyPattern(resourceKey(c), pattern);
         }))
-      return model.emitError()
+      return emitError(model.getLoc())
              << "amp-build-train-step: frozen entry '" << pattern
              << "' matches no dense_resource constant of @"
              << model.getSymName()
@@ -294,15 +447,48 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     TrainedValue param;
     param.isArgument = true;
     param.argument = i;
+    param.named = true; // an argument cannot stay a constant
     param.name = "argument #" + std::to_string(i);
     param.type = cast<RankedTensorType>(arg.getType());
     plan.params.push_back(param);
   }
+  // The constants of one dense_resource key are one tensor (a tied
+  // weight); `__elided__` names every blob printed without its data, whose
+  // constants are distinct weights.
+  SmallVector<SmallVector<arith::ConstantOp, 1>> groups;
+  llvm::StringMap<unsigned> groupOfKey;
   for (arith::ConstantOp c : constants) {
     std::string key = resourceKey(c);
+    if (key.empty() || key == kElidedKey) {
+      groups.push_back({c});
+      continue;
+    }
+    auto [it, inserted] = groupOfKey.try_emplace(key, groups.size());
+    if (inserted)
+      groups.push_back({c});
+    else
+      groups[it->second].push_back(c);
+  }
+  llvm::DenseSet<Operation *> withoutGradient;
+  for (arith::ConstantOp c : noGradient)
+    withoutGradient.insert(c);
+
+  for (ArrayRef<arith::ConstantOp> group : groups) {
+    arith::ConstantOp c = group.front();
+    std::string key = resourceKey(c);
     auto type = cast<RankedTensorType>(c.getType());
+    auto leave = [&](std::string why, LeftConstant::Notice notice) {
+      for (arith::ConstantOp member : group)
+        plan.leftConstants.push_back({member, why, notice});
+    };
     bool named = llvm::any_of(request->keys, [&](const std::string &k) {
       return matchesKeyPattern(key, k);
+    });
+    bool active = llvm::any_of(group, [&](arith::ConstantOp member) {
+      return activity.isActive(member.getResult());
+    });
+    bool noGradientPath = llvm::any_of(group, [&](arith::ConstantOp member) {
+      return withoutGradient.contains(member);
     });
     if (named) {
       if (std::string problem = parameterTypeProblem(type); !problem.empty())
@@ -310,7 +496,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
                              << "' is named in params= but cannot be a "
                                 "parameter: "
                              << problem;
-      if (!activity.isActive(c.getResult()))
+      if (!active)
         return c.emitError() << "amp-build-train-step: constant '" << key
                              << "' is named in params=, but the output does "
                                 "not depend on it";
@@ -318,7 +504,8 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
       if (!request->constants)
         continue;
       std::string why;
-      if (type.getNumElements() < options.minElements)
+      LeftConstant::Notice notice = LeftConstant::Notice::None;
+      if (staticElementCount(type) < options.minElements)
         why = "fewer than min-elements=" + std::to_string(options.minElements) +
               " elements";
       else if (llvm::any_of(options.frozen, [&](const std::string &p) {
@@ -331,20 +518,43 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
         why = "a BatchNorm running statistic (freeze-running-stats)";
       else if (!parameterTypeProblem(type).empty())
         why = "not an f32 tensor";
-      else if (!activity.isActive(c.getResult()))
+      else if (!active)
         why = "the output does not depend on it";
+      else if (std::string notWeight =
+                   notWeightReason(cast<ElementsAttr>(c.getValue()));
+               !notWeight.empty()) {
+        why = notWeight;
+        notice = LeftConstant::Notice::Remark;
+      } else if (noGradientPath) {
+        why = noGradientReason;
+        notice = LeftConstant::Notice::Warning;
+      }
       if (!why.empty()) {
-        plan.leftConstants.push_back({c, why});
+        leave(why, notice);
         continue;
       }
     }
+    // One parameter for the key: every constant of the group reads it.
+    for (arith::ConstantOp member : group.drop_front())
+      if (member.getType() != type)
+        return member.emitError()
+               << "amp-build-train-step: constant '" << key << "' has type "
+               << member.getType() << " here and " << type
+               << " at its first use; the constants of one dense_resource key "
+                  "are one tensor (a tied weight, one parameter) and need one "
+                  "type";
     TrainedValue param;
-    param.constant = c;
+    param.constants.assign(group.begin(), group.end());
+    param.named = named;
     param.name = key.empty() ? "constant" : key;
     param.type = type;
     param.initialValue = c.getValue();
     plan.params.push_back(param);
   }
+  llvm::sort(plan.leftConstants,
+             [](const LeftConstant &x, const LeftConstant &y) {
+               return x.constant->isBeforeInBlock(y.constant);
+             });
 
   // Every other argument must be accounted for.
   for (auto [i, type] : llvm::enumerate(model.getArgumentTypes())) {
@@ -372,16 +582,30 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
   }
 
   if (plan.params.empty()) {
-    InFlightDiagnostic diag =
-        model.emitError()
-        << "amp-build-train-step: @" << model.getSymName()
-        << " has no trainable parameter: no float tensor constant with at "
-           "least min-elements="
-        << options.minElements
-        << " elements that the output depends on, and no argument named in "
-           "params= (weights passed as arguments: params=arguments)";
-    for (auto &[c, why] : plan.leftConstants)
-      diag.attachNote(c.getLoc()) << "constant left: " << why;
+    InFlightDiagnostic diag = emitError(model.getLoc())
+                              << "amp-build-train-step: @" << model.getSymName()
+                              << " has no trainable parameter: ";
+    if (request->constants)
+      diag << "no float tensor constant with at least min-elements="
+           << options.minElements << " elements that the output depends on";
+    if (request->constants && request->arguments)
+      diag << ", and ";
+    if (request->arguments)
+      diag << "params=arguments found no weight argument (every argument is "
+              "an input"
+           << (options.loss == LossKind::None ? " or the label or target" : "")
+           << ")";
+    if (!request->arguments)
+      diag << ", and no argument named in params= (weights passed as "
+              "arguments: params=arguments)";
+    else if (!request->constants)
+      diag << (constants.empty()
+                   ? "; @" + model.getSymName().str() +
+                         " has no float tensor constant either"
+                   : "; for weights held as constants use params=constants "
+                     "(the default) or name their dense_resource keys");
+    for (const LeftConstant &left : plan.leftConstants)
+      diag.attachNote(left.constant->getLoc()) << "constant left: " << left.why;
     return diag;
   }
   return plan;

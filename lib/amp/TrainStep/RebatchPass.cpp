@@ -21,9 +21,10 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
     ModuleOp module = getOperation();
     std::optional<int64_t> size = parseBatch(batch);
     if (!size) {
-      module.emitError() << "amp-rebatch: batch=" << batch
-                         << ": must be a batch size >= 1 or dynamic (0 or no "
-                            "batch: the batch the model was traced at)";
+      emitError(module.getLoc())
+          << "amp-rebatch: batch=" << batch
+          << ": must be a batch size >= 1 or dynamic (0 or no "
+             "batch: the batch the model was traced at)";
       return signalPassFailure();
     }
     if (*size == 0)
@@ -32,8 +33,8 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
     if (!function.empty()) {
       model = module.lookupSymbol<func::FuncOp>(function);
       if (!model) {
-        module.emitError() << "amp-rebatch: no func.func @" << function
-                           << " in the module (function=)";
+        emitError(module.getLoc()) << "amp-rebatch: no func.func @" << function
+                                   << " in the module (function=)";
         return signalPassFailure();
       }
     } else {
@@ -42,10 +43,10 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
         if (fn.isPublic() && !fn.isDeclaration())
           candidates.push_back(fn);
       if (candidates.size() != 1) {
-        module.emitError() << "amp-rebatch: the module has "
-                           << candidates.size()
-                           << " public functions with a body; name the model "
-                              "with function=<name>";
+        emitError(module.getLoc())
+            << "amp-rebatch: the module has " << candidates.size()
+            << " public functions with a body; name the model "
+               "with function=<name>";
         return signalPassFailure();
       }
       model = candidates.front();
@@ -60,9 +61,10 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
         }
       }
       if (index < 0) {
-        model.emitError() << "amp-rebatch: @" << model.getSymName()
-                          << " has no float tensor argument to take the batch "
-                             "from; name the input with input=<index>";
+        emitError(model.getLoc())
+            << "amp-rebatch: @" << model.getSymName()
+            << " has no float tensor argument to take the batch "
+               "from; name the input with input=<index>";
         return signalPassFailure();
       }
     }

@@ -95,7 +95,7 @@ struct PromoteToF64Pass : amp::impl::PromoteToF64Base<PromoteToF64Pass> {
     // llvm.func) keep their own signature types.
     for (Operation &top : getOperation().getBody()->getOperations())
       if (!isa<func::FuncOp>(top) && top.getNumRegions() > 0) {
-        top.emitError("amp-promote-to-f64: '")
+        emitError(top.getLoc(), "amp-promote-to-f64: '")
             << top.getName()
             << "' is not a func.func; the pass retypes func.func only";
         return signalPassFailure();
