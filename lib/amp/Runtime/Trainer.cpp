@@ -446,10 +446,16 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
   for (const Dataset *ds : {&trainSet, &testSet})
     if (llvm::Error err = checkInputsAgainstData(plan, *ds))
       return err;
-  if (plan.classes && *plan.classes != testSet.numClasses)
+  // The dataset's classes come from both splits: a test split that lacks
+  // the top class still has the training split's classes.
+  int32_t dataClasses = std::max(trainSet.numClasses, testSet.numClasses);
+  if (plan.classes &&
+      (testSet.numClasses > *plan.classes ||
+       (trainSet.numClasses <= *plan.classes && *plan.classes != dataClasses)))
     return makeError("the eval step returns " + llvm::Twine(*plan.classes) +
                      " logits per example but the dataset has " +
-                     llvm::Twine(testSet.numClasses) + " classes");
+                     llvm::Twine(dataClasses) +
+                     " classes (the largest label of either split + 1)");
   // Labels index the logits: a training label past the eval step's classes
   // would be read out of bounds by the loss.
   if (plan.classes && trainSet.numClasses > *plan.classes)
@@ -464,11 +470,11 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      llvm::Twine(*plan.labelClasses) +
                      " classes (its amp.classes); the loss would read past "
                      "the logits");
-  if (plan.targetClasses && *plan.targetClasses != trainSet.numClasses)
+  if (plan.targetClasses && *plan.targetClasses != dataClasses)
     return makeError("the target holds " + llvm::Twine(*plan.targetClasses) +
                      " values per example, but amp-run feeds it the one-hot "
                      "labels of a dataset with " +
-                     llvm::Twine(trainSet.numClasses) + " classes");
+                     llvm::Twine(dataClasses) + " classes");
   if (plan.globalBatch > trainSet.numExamples) {
     std::string what = "batch size " + std::to_string(plan.batch);
     if (plan.globalBatch != plan.batch)
