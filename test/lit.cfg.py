@@ -101,3 +101,14 @@ if (getattr(config, "amp_have_mpi", "OFF") in ("ON", "1", "TRUE") and mpirun
         mpirun_flags.append("--allow-run-as-root")
     config.substitutions.append(
         ("%mpirun", " ".join([mpirun] + mpirun_flags)))
+
+# A Python with numpy (reads amp-run's checkpoints and .npy data as a user
+# would): `%numpy_python`, feature `numpy`.
+import subprocess as _subprocess
+for _python in [shutil.which("python3"), "/usr/bin/python3"]:
+    if _python and os.path.exists(_python) and _subprocess.run(
+            [_python, "-c", "import numpy"],
+            capture_output=True).returncode == 0:
+        config.available_features.add("numpy")
+        config.substitutions.append(("%numpy_python", _python))
+        break

@@ -1,42 +1,24 @@
 //===- amp-run.cpp - train an MLIR training step, fp32 vs mixed precision -===//
 //
-// Parses a module with an `amp.train_step` function (docs/training-step.md)
-// and, for each requested run (precision + loss-scale mode), trains it with
-// the training driver (amp/Runtime/Trainer.h) on the CPU or a CUDA GPU on
-// the IDX dataset, then prints one table row per run. Everything a run can
-// be refused for is checked before the data is loaded.
+// The command line of amp-run: its flags fill one RunRequest and the mode
+// (train, --check-gradients, --eval-only) is a library function of
+// amp/Runtime/Modes.h that tests and the C++ API call as well. Flags:
+// docs/training-step.md, docs/data-and-checkpoints.md.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestPasses.h"
 #include "amp/InitAll.h"
-#include "amp/Runtime/CudaBackend.h"
-#include "amp/Runtime/DataParallel.h"
-#include "amp/Runtime/GradientCheck.h"
-#include "amp/Runtime/HostTensor.h"
-#include "amp/Runtime/IdxDataset.h"
-#include "amp/Runtime/SyntheticData.h"
-#include "amp/Runtime/Trainer.h"
+#include "amp/Runtime/Modes.h"
 #include "amp/Support/OutputFile.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <cstdio>
 #include <deque>
-#include <fcntl.h>
 #include <memory>
-#include <thread>
-#include <unistd.h>
 
 #ifndef AMP_VERSION
 #define AMP_VERSION "unknown"
@@ -145,8 +127,9 @@ static cl::opt<std::string>
             cl::desc("Write per-step CSV here: P itself for a single run "
                      "of one seed, else one file P.<run>.csv per run "
                      "(P.<run>.seed<N>.csv with --seeds); <run>.csv inside P "
-                     "when P is a directory or ends with '/' (default: "
-                     "none)"),
+                     "when P is a directory or ends with '/'; a stream or "
+                     "device (/dev/stdout) takes one run's CSV only "
+                     "(default: none)"),
             cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<uint64_t>
     seed("seed", cl::desc(withDefault("Parameter init and shuffle seed", "0")),
@@ -238,6 +221,39 @@ static cl::opt<std::string> dumpState(
              "bytes, scalars' values) to P (P.<run> for several runs; "
              ".rank<R> appended when data-parallel) (default: none)"),
     cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<bool> evalOnly(
+    "eval-only",
+    cl::desc("Instead of training: run the eval step on the test set from "
+             "the step's initial values (a model's own weights) or from "
+             "--resume's checkpoint, for each --run; prints the accuracy and "
+             "the mean cross-entropy"),
+    cl::init(false), cl::cat(ampRunCategory));
+static cl::opt<std::string> saveCheckpoint(
+    "save-checkpoint",
+    cl::desc("Write a checkpoint (DIR/checkpoint.safetensors: the state, the "
+             "position, the data order; docs/data-and-checkpoints.md) at the "
+             "end of every epoch, every --checkpoint-every steps and on "
+             "SIGINT/SIGTERM (the step finishes, the checkpoint is written, "
+             "exit 130/143); several runs: DIR/<run>/ each (default: none)"),
+    cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<int64_t> checkpointEvery(
+    "checkpoint-every",
+    cl::desc("With --save-checkpoint: also every N steps (default: 0, at the "
+             "end of each epoch only)"),
+    cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<std::string> resume(
+    "resume",
+    cl::desc("Continue the run from the checkpoint in DIR (DIR/<run>/ for "
+             "several runs), bit for bit as if it had not stopped; --epochs "
+             "counts from the run's start; a checkpoint of another step, "
+             "precision or loss-scale configuration is refused (default: "
+             "none)"),
+    cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<int64_t> testSignalAtStep(
+    "test-signal-at-step", cl::Hidden,
+    cl::desc("Test hook: raise SIGINT after the N-th step this process "
+             "trains (counted over all runs)"),
+    cl::init(0), cl::cat(ampRunCategory));
 
 // The rewrite's options, one flag per option of amp-mixed-precision with the
 // same name (amp/Support/MixedPrecisionConfig.h); precision and loss-scale
@@ -254,212 +270,6 @@ AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_SKIP, AMP_RUN_FLAG, AMP_RUN_LIST)
 #undef AMP_RUN_SKIP
 #undef AMP_RUN_FLAG
 #undef AMP_RUN_LIST
-
-/// The rewrite's options from the flags, for a run of `precision`/`mode`.
-static amp::MixedPrecisionConfig rewriteOptions(amp::Precision precision,
-                                                amp::LossScaleMode mode) {
-  amp::MixedPrecisionConfig config;
-#define AMP_RUN_SET(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
-  config.FIELD = FIELD##Flag;
-#define AMP_RUN_SET_LIST(TYPE, FIELD, NAME, DESC)                              \
-  config.FIELD.assign(FIELD##Flag.begin(), FIELD##Flag.end());
-#define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
-  AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_SET, AMP_RUN_SET_LIST)
-#undef AMP_RUN_SET
-#undef AMP_RUN_SET_LIST
-#undef AMP_RUN_NONE
-  config.precision = precision;
-  config.lossScale = mode;
-  return config;
-}
-
-/// "<precision>[+<loss-scale>]"; an error names what is wrong.
-static llvm::Expected<runtime::TrainOptions> parseRun(llvm::StringRef spec) {
-  auto [prec, scale] = spec.split('+');
-  std::optional<amp::Precision> precision = amp::parsePrecision(prec);
-  if (!precision)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   amp::describeBadPrecision(prec));
-  std::optional<amp::LossScaleMode> mode =
-      scale.empty() ? amp::LossScaleMode::None : amp::parseLossScaleMode(scale);
-  if (!mode || *mode == amp::LossScaleMode::Auto)
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(),
-        mode ? std::string("'auto' is not a loss-scale mode of a run "
-                           "(dynamic, static or none)")
-             : amp::describeBadLossScaleMode(scale));
-  runtime::TrainOptions o;
-  o.rewrite = rewriteOptions(*precision, *mode);
-  o.epochs = epochs;
-  o.batchSize = batchSize;
-  o.maxStepsPerEpoch = maxSteps;
-  o.seed = seed;
-  o.progress = progress;
-  o.progressSeconds = progressSeconds;
-  o.extraPasses = testExtraPasses;
-  o.emulateRanks = emulateRanks;
-  return o;
-}
-
-/// A run over its seeds.
-struct RunSeries {
-  std::vector<runtime::RunResult> seeds; ///< one result per seed, in order
-  runtime::RunResult mean() const {
-    runtime::RunResult m = seeds.front();
-    auto avg = [&](auto field) {
-      double sum = 0;
-      for (const runtime::RunResult &r : seeds)
-        sum += static_cast<double>(r.*field);
-      return sum / static_cast<double>(seeds.size());
-    };
-    m.finalTrainLoss = avg(&runtime::RunResult::finalTrainLoss);
-    m.testAccuracy = avg(&runtime::RunResult::testAccuracy);
-    m.finalLossScale = avg(&runtime::RunResult::finalLossScale);
-    m.skippedSteps = static_cast<int64_t>(
-        std::llround(avg(&runtime::RunResult::skippedSteps)));
-    m.msPerStep = avg(&runtime::RunResult::msPerStep);
-    for (const runtime::RunResult &r : llvm::drop_begin(seeds)) {
-      m.underflowFlushed += r.underflowFlushed;
-      m.underflowTotal += r.underflowTotal;
-    }
-    return m;
-  }
-  /// Sample standard deviation of the test accuracy (0 for one seed).
-  double accuracySd() const {
-    if (seeds.size() < 2)
-      return 0;
-    double mean = this->mean().testAccuracy, sum = 0;
-    for (const runtime::RunResult &r : seeds)
-      sum += (r.testAccuracy - mean) * (r.testAccuracy - mean);
-    return std::sqrt(sum / static_cast<double>(seeds.size() - 1));
-  }
-};
-
-/// The table: one row per finished run (the mean over its seeds).
-static void printTable(const std::vector<RunSeries> &series) {
-  bool spread = seeds > 1;
-  llvm::outs() << "\n"
-               << llvm::format("%-16s %12s %10s", "run", "train loss",
-                               "test acc");
-  if (spread)
-    llvm::outs() << llvm::format(" %8s", "acc sd");
-  llvm::outs() << llvm::format(" %12s %8s %8s %10s\n", "loss scale", "skipped",
-                               "steps", "ms/step");
-  for (const RunSeries &s : series) {
-    runtime::RunResult r = s.mean();
-    char scaleText[32] = "-";
-    if (r.finalLossScale > 0)
-      std::snprintf(scaleText, sizeof(scaleText), "%g", r.finalLossScale);
-    std::string acc = r.testAccuracy >= 0
-                          ? llvm::formatv("{0:F4}", r.testAccuracy).str()
-                          : "-";
-    // Fixed point while it fits the column, else exponent form.
-    const char *lossFormat = std::fabs(r.finalTrainLoss) < 1e6
-                                 ? "%-16s %12.4f %10s"
-                                 : "%-16s %12.4e %10s";
-    llvm::outs() << llvm::format(lossFormat, r.name.c_str(), r.finalTrainLoss,
-                                 acc.c_str());
-    if (spread)
-      llvm::outs() << llvm::format(
-          " %8s", r.testAccuracy >= 0
-                      ? llvm::formatv("{0:F4}", s.accuracySd()).str().c_str()
-                      : "-");
-    llvm::outs() << llvm::format(" %12s %8lld %8lld %10.2f\n", scaleText,
-                                 (long long)r.skippedSteps, (long long)r.steps,
-                                 r.msPerStep);
-  }
-  if (spread)
-    llvm::outs() << "(means over " << seeds
-                 << " seeds: --seed=" << seed.getValue() << " to "
-                 << seed + seeds - 1 << ")\n";
-  if (underflowStatsFlag) {
-    llvm::outs() << "\nbackward values flushed to zero/subnormal when "
-                    "rounded to f16 (bf16 for bf16 runs), whole run:\n";
-    for (const RunSeries &s : series) {
-      runtime::RunResult r = s.mean();
-      llvm::outs() << llvm::format(
-          "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
-          (long long)r.underflowFlushed, (long long)r.underflowTotal,
-          r.underflowTotal
-              ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
-              : 0.0);
-    }
-  }
-  llvm::outs().flush();
-}
-
-/// The data-parallel context, once MPI is initialized.
-static runtime::DataParallelContext *dpContext = nullptr;
-
-static int fail(const llvm::Twine &message) {
-  llvm::outs().flush();
-  if (dpContext && dpContext->worldSize() > 1) {
-    // One write, so that the ranks' lines do not interleave; then end the
-    // job: the other ranks may wait for this one in a collective.
-    llvm::errs() << ("amp-run (rank " + llvm::Twine(dpContext->rank()) +
-                     "): " + message + "\n")
-                        .str();
-    llvm::errs().flush();
-    dpContext->abort(1);
-  }
-  llvm::errs() << "amp-run: " << message << "\n";
-  return 1;
-}
-
-/// The prefix of an error about the run `spec`: "run <spec>: ", or
-/// "--check-gradients: " when there is no training run.
-static std::string runLabel(const std::string &spec) {
-  return checkGradientsFlag ? "--check-gradients: " : "run " + spec + ": ";
-}
-
-/// --check-gradients: one table line per parameter, the verdict, 0 or 1.
-static int checkGradients(ModuleOp module, runtime::Backend &backend,
-                          const runtime::Dataset &data) {
-  runtime::GradientCheckOptions options;
-  options.seed = seed;
-  options.batchSize = batchSize;
-  llvm::outs() << "amp-run: gradient check (f64, central differences, h = "
-               << llvm::format("%g", options.relativeStep)
-               << " x max(1, |w|), the " << options.largest << " largest and "
-               << options.random
-               << " random elements of every parameter; a disagreement is "
-                  "retried with h / 100 and h / 10^4; a difference within "
-                  "the quotient's rounding noise counts as 0)\n";
-  auto result = runtime::checkGradients(module, options, backend, data);
-  if (!result)
-    return fail("--check-gradients: " + llvm::toString(result.takeError()));
-  llvm::outs() << llvm::format("%-10s %-20s %8s %14s %14s %14s\n", "argument",
-                               "parameter", "elements", "worst rel err",
-                               "backward", "finite diff");
-  for (const runtime::ParameterCheck &p : result->params)
-    llvm::outs() << llvm::format(
-        "#%-9u %-20s %8lld %14.3e %14.6e %14.6e\n", p.argument, p.type.c_str(),
-        (long long)p.checked, p.worstError, p.analytic, p.numeric);
-  int64_t kinks = 0, checked = 0;
-  for (const runtime::ParameterCheck &p : result->params) {
-    kinks += p.kinks;
-    checked += p.checked;
-  }
-  if (kinks)
-    llvm::outs() << kinks << " of " << checked
-                 << " elements sit on a kink of the loss (ReLU at 0, a max "
-                    "tie): the one-sided differences disagree and the "
-                    "backward lies between them, so they count as agreeing\n";
-  double worst = result->worstError();
-  bool passed = worst <= checkGradientsTolerance;
-  llvm::outs() << "loss " << llvm::format("%.6f", result->loss)
-               << ", worst relative error " << llvm::format("%.3e", worst)
-               << " (tolerance "
-               << llvm::format("%g", checkGradientsTolerance.getValue())
-               << "): " << (passed ? "passed" : "FAILED") << "\n";
-  llvm::outs().flush();
-  if (!passed)
-    llvm::errs() << "amp-run: --check-gradients: the backward differs from "
-                    "the finite differences of the loss (worst relative "
-                    "error "
-                 << llvm::format("%.3e", worst) << ")\n";
-  return passed ? 0 : 1;
-}
 
 /// `--threads`. libLLVM registers a hidden global option of that name
 /// (unused by the JIT), so amp-run drops it and registers its own here,
@@ -493,415 +303,107 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i)
     if (llvm::StringRef(argv[i]).ltrim('-') == "amp-enable-test-passes")
       amp::registerTestPasses();
+  // amp-run names one report per run.
+  autocastReportFlag.setDescription(
+      "Write amp-autocast's JSON report (every op's class, reason, precision "
+      "and rule) of each run: P itself for a single run, else P.<run>.json, "
+      "or <run>.json inside P when P is a directory or ends with '/'; a "
+      "stream or device takes one run's report only (default: none)");
   cl::ParseCommandLineOptions(
       argc, argv,
       "amp-run: train an MLIR training step in fp32 and mixed precision\n");
 
-  // 1. Options, every run's, before anything is loaded.
   // --check-gradients checks the step's own backward, in f64 and before the
   // rewrite, on one batch: a flag that only shapes a training run would be
   // ignored, so it is refused.
-  if (checkGradientsFlag) {
+  if (checkGradientsFlag || evalOnly) {
     // std::addressof: cl::list's operator& yields its storage.
     std::vector<const cl::Option *> trainingOnly = {
-        std::addressof(runs), &epochs,      &maxSteps, &seeds, &csvPath,
-        &dumpState,           &emulateRanks};
+        &epochs,    &maxSteps,       &seeds,           &csvPath,
+        &dumpState, &saveCheckpoint, &checkpointEvery, &testSignalAtStep};
+    if (checkGradientsFlag) {
+      trainingOnly.push_back(std::addressof(runs));
+      trainingOnly.push_back(&emulateRanks);
+      trainingOnly.push_back(&resume);
 #define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
 #define AMP_RUN_ADD(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
   trainingOnly.push_back(&FIELD##Flag);
 #define AMP_RUN_ADD_LIST(TYPE, FIELD, NAME, DESC)                              \
   trainingOnly.push_back(std::addressof(FIELD##Flag));
-    AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_ADD, AMP_RUN_ADD_LIST)
+      AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_ADD, AMP_RUN_ADD_LIST)
 #undef AMP_RUN_NONE
 #undef AMP_RUN_ADD
 #undef AMP_RUN_ADD_LIST
+    }
     for (const cl::Option *option : trainingOnly)
-      if (option->getNumOccurrences())
-        return fail("--check-gradients checks the step's own backward in "
-                    "f64, before the mixed-precision rewrite, on the first "
-                    "batch: --" +
-                    option->ArgStr +
-                    " shapes a training run and does not apply; drop it");
-  }
-  std::vector<std::string> runSpecs(runs.begin(), runs.end());
-  if (runSpecs.empty())
-    runSpecs.push_back("f16+dynamic");
-  if (batchSize.getNumOccurrences() && batchSize < 1)
-    return fail("--batch-size=" + llvm::Twine(batchSize) + ": must be >= 1");
-  if (epochs < 1)
-    return fail("--epochs=" + llvm::Twine(epochs) + ": must be >= 1");
-  if (maxSteps < 0)
-    return fail("--max-steps=" + llvm::Twine(maxSteps) +
-                ": must be >= 0 (0: every batch)");
-  if (seeds < 1)
-    return fail("--seeds=" + llvm::Twine(seeds) + ": must be >= 1");
-  if (!(progressSeconds >= 0) || !std::isfinite(progressSeconds))
-    return fail(
-        "--progress-seconds=" + defaultText(progressSeconds.getValue()) +
-        ": must be a finite number >= 0");
-  std::vector<runtime::TrainOptions> configs;
-  for (const std::string &spec : runSpecs) {
-    auto o = parseRun(spec);
-    if (!o)
-      return fail("bad --run '" + spec + "': " + llvm::toString(o.takeError()));
-    if (std::string why = o->rewrite.validate(); !why.empty()) {
-      // A bad scale option names its flag; a run that cannot be (bf16 with
-      // loss scaling) names the run.
-      llvm::StringRef text(why);
-      if (text.starts_with("loss-scale=") || text.starts_with("precision="))
-        return fail("--run '" + spec + "': " + why);
-      return fail("--" + why);
-    }
-    configs.push_back(*o);
-  }
-  // Twice the same run, also under two spellings (f16 and f16+none with
-  // loss-scale auto, f32 and f32+none, ...).
-  for (size_t i = 0; i < runSpecs.size(); ++i)
-    for (size_t j = 0; j < i; ++j) {
-      if (runSpecs[i] == runSpecs[j])
-        return fail("--run '" + runSpecs[i] + "' is given twice");
-      if (configs[i].rewrite.runName() == configs[j].rewrite.runName())
-        return fail("--run '" + runSpecs[j] + "' and '" + runSpecs[i] +
-                    "' are the same run (" + configs[i].rewrite.runName() +
-                    ")");
-    }
-  // Per-run output files: P.<run>.csv / .json next to P, or <run>.csv
-  // inside P when P is a directory (or ends with '/').
-  auto perRunPath = [&](llvm::StringRef path, llvm::StringRef run,
-                        llvm::StringRef ext, bool single) -> std::string {
-    if (path.ends_with("/") || llvm::sys::fs::is_directory(path)) {
-      // "dir/" that does not exist yet is made (as a directory is meant).
-      (void)llvm::sys::fs::create_directories(path);
-      return (path.rtrim('/') + "/" + run + ext).str();
-    }
-    return single ? path.str() : (path + "." + run + ext).str();
-  };
-  if (!autocastReportFlag.empty())
-    for (size_t i = 0; i < configs.size(); ++i)
-      configs[i].rewrite.autocastReport = perRunPath(
-          autocastReportFlag, runSpecs[i], ".json", configs.size() == 1);
-  if (dataSource != "fashion-mnist" && dataSource != "synthetic")
-    return fail("--data=" + dataSource +
-                ": must be fashion-mnist or synthetic");
-  if (syntheticExamples < 0 || classes < 0)
-    return fail("--synthetic-examples and --classes must be >= 1 (or 0: "
-                "their defaults)");
-  if (!(checkGradientsTolerance > 0))
-    return fail("--check-gradients-tolerance=" +
-                defaultText(checkGradientsTolerance.getValue()) +
-                ": must be > 0");
-  if (device != "cpu" && device != "cuda")
-    return fail("--device=" + device + ": must be cpu or cuda");
-  if (device == "cpu" && tensorCores.getNumOccurrences())
-    return fail("--tensor-cores is for --device=cuda");
-  if (device == "cuda" && cpuThreads.getNumOccurrences())
-    return fail("--threads is for --device=cpu");
-  // OpenMP's num_threads is an int, and libomp aborts the process when it
-  // cannot create the threads: a bound well above any core count.
-  constexpr unsigned kMaxThreads = 256;
-  if (cpuThreads > kMaxThreads)
-    return fail("--threads=" + llvm::Twine(cpuThreads.getValue()) +
-                ": must be 0 (every core) or 1.." + llvm::Twine(kMaxThreads) +
-                " (this machine has " +
-                llvm::Twine(std::thread::hardware_concurrency()) +
-                " hardware threads)");
-
-  // 1b. Data parallelism: MPI_Init before anything is loaded, so that every
-  // rank fails or runs alike; ranks other than 0 print nothing on stdout.
-  if (dataParallel != "auto" && dataParallel != "on" && dataParallel != "off")
-    return fail("--data-parallel=" + dataParallel +
-                ": must be auto, on or off");
-  if (dpReducePrecision != "f32" && dpReducePrecision != "low")
-    return fail("--dp-reduce-precision=" + dpReducePrecision +
-                ": must be f32 or low");
-  if (!(dpTimeout >= 0))
-    return fail("--dp-timeout=" + defaultText(dpTimeout.getValue()) +
-                ": must be >= 0");
-  std::optional<int> launched = runtime::launcherWorldSize();
-  bool useMpi = dataParallel == "on" ||
-                (dataParallel == "auto" && launched && *launched > 1);
-  if (dataParallel == "off" && launched && *launched > 1)
-    return fail("started by an MPI launcher with " + llvm::Twine(*launched) +
-                " ranks but --data-parallel=off: every rank would train "
-                "alone; drop the flag, or start one process");
-  runtime::InjectionPlan injection;
-  if (!testInject.empty()) {
-    auto parsed = runtime::parseInjection(testInject);
-    if (!parsed)
-      return fail("--test-inject=" + testInject + ": " +
-                  llvm::toString(parsed.takeError()));
-    if (!useMpi)
-      return fail("--test-inject is a data-parallel test hook: start amp-run "
-                  "with mpirun or pass --data-parallel=on");
-    injection = *parsed;
-  }
-  std::unique_ptr<runtime::DataParallelContext> mpiContext;
-  if (useMpi) {
-    if (device != "cpu")
-      return fail("--device=" + device +
-                  ": data-parallel training runs on the CPU; the GPU path "
-                  "(NCCL or CUDA-aware MPI) is planned in "
-                  "docs/distributed.md");
-    if (checkGradientsFlag)
-      return fail(dataParallel == "on"
-                      ? "--check-gradients runs on one process: drop "
-                        "--data-parallel=on"
-                      : "--check-gradients runs on one process: start it "
-                        "without mpirun");
-    runtime::MpiContextOptions mpiOptions;
-    mpiOptions.stepTimeoutSeconds = dpTimeout;
-    auto created = runtime::createMpiContext(mpiOptions);
-    if (!created)
-      return fail((dataParallel == "on"
-                       ? "--data-parallel=on: "
-                       : "started by mpirun with " + std::to_string(*launched) +
-                             " ranks: ") +
-                  llvm::toString(created.takeError()));
-    mpiContext = std::move(*created);
-    dpContext = mpiContext.get();
-    if (injection.rank >= dpContext->worldSize())
-      return fail("--test-inject=" + testInject + ": there is no rank " +
-                  llvm::Twine(injection.rank) + " of " +
-                  llvm::Twine(dpContext->worldSize()));
-    for (runtime::TrainOptions &o : configs) {
-      runtime::DataParallelRun dp;
-      dp.context = dpContext;
-      dp.bucket = dpBucket;
-      dp.lowPrecisionReduce = dpReducePrecision == "low";
-      dp.injection = injection;
-      o.dataParallel = dp;
-    }
-    if (!dpContext->reports()) {
-      llvm::outs().flush();
-      int null = open("/dev/null", O_WRONLY);
-      if (null >= 0) {
-        dup2(null, STDOUT_FILENO);
-        close(null);
+      if (option->getNumOccurrences()) {
+        llvm::errs()
+            << "amp-run: "
+            << (checkGradientsFlag
+                    ? "--check-gradients checks the step's own backward in "
+                      "f64, before the mixed-precision rewrite, on the first "
+                      "batch: --"
+                    : "--eval-only evaluates the step's eval step and trains "
+                      "nothing: --")
+            << option->ArgStr << " shapes a training run and does not apply; "
+            << "drop it\n";
+        return 1;
       }
+    if (checkGradientsFlag && evalOnly) {
+      llvm::errs() << "amp-run: --check-gradients and --eval-only are two "
+                      "modes; give one\n";
+      return 1;
     }
   }
 
-  // 2. The device.
-  std::unique_ptr<runtime::Backend> backend;
-  if (device == "cuda") {
-    runtime::CudaBackendOptions cuda;
-    cuda.tensorCores = tensorCores;
-    auto gpu = runtime::createCudaBackend(cuda);
-    if (!gpu)
-      return fail("--device=cuda: " + llvm::toString(gpu.takeError()));
-    backend = std::move(*gpu);
-  } else {
-    backend = runtime::createCpuBackend(amp::LowerToLLVMConfig{cpuThreads});
-  }
-
-  // 3. The step, and every run planned on it.
-  DialectRegistry registry;
-  amp::registerAllDialectsAndExtensions(registry);
-  MLIRContext context(registry);
-  // Diagnostics name the location; they do not dump the whole function.
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(inputFile, sourceMgr, &context);
-  if (!module)
-    return fail("cannot parse " + inputFile);
-  std::vector<runtime::RunPlan> plans;
-  for (size_t i = 0; i < configs.size(); ++i) {
-    auto plan = runtime::planRun(*module, configs[i]);
-    if (!plan)
-      return fail(runLabel(runSpecs[i]) + llvm::toString(plan.takeError()));
-    plans.push_back(*plan);
-  }
-  for (const std::string &note : plans.front().notes)
-    llvm::outs() << "amp-run: note: " << note << "\n";
-  if (dpContext)
-    llvm::outs() << "amp-run: data-parallel over " << dpContext->worldSize()
-                 << (dpContext->worldSize() == 1 ? " rank" : " ranks")
-                 << " (MPI), global batch " << plans[0].globalBatch << " = "
-                 << dpContext->worldSize() << " x " << plans[0].batch << "\n";
-  if (emulateRanks > 1)
-    llvm::outs() << "amp-run: one process reproducing " << emulateRanks
-                 << " data-parallel ranks: every sum over the batch in "
-                 << emulateRanks << " chunks, batch " << plans[0].batch << " = "
-                 << emulateRanks << " x " << plans[0].batch / emulateRanks
-                 << "\n";
-
-  // 4. The data, checked against every run before any is trained.
-  std::optional<runtime::Dataset> trainSet, testSet;
-  if (dataSource == "synthetic") {
-    int64_t batch = 0;
-    for (const runtime::RunPlan &p : plans)
-      batch = std::max(batch, p.batch);
-    int64_t examples =
-        syntheticExamples > 0 ? syntheticExamples.getValue() : 64 * batch;
-    int32_t numClasses = classes > 0        ? classes.getValue()
-                         : plans[0].classes ? *plans[0].classes
-                                            : 10;
-    const runtime::RunPlan &plan = plans[0];
-    if (!plan.needsStepData()) {
-      // Both sets (test: a quarter) as f32 values plus an i32 label each,
-      // checked before they are allocated.
-      uint64_t values = static_cast<uint64_t>(plan.valuesPerExample);
-      uint64_t perExample = values * 4 + 4,
-               memory = runtime::physicalMemoryBytes();
-      if (values > (UINT64_MAX / 8) / static_cast<uint64_t>(examples) ||
-          (memory &&
-           perExample * static_cast<uint64_t>(examples) / 4 * 5 > memory))
-        return fail("--synthetic-examples=" + llvm::Twine(examples) +
-                    ": the synthetic data (" + llvm::Twine(examples) +
-                    " examples of " + llvm::Twine(values) +
-                    " f32 values, plus a test set of a quarter) does not fit "
-                    "in this machine's memory");
-      llvm::outs() << "amp-run: synthetic data, " << examples
-                   << " training examples of " << plan.valuesPerExample
-                   << " values, " << numClasses << " classes\n";
-      trainSet = runtime::makeSyntheticDataset(examples, plan.valuesPerExample,
-                                               numClasses, seed);
-      testSet = runtime::makeSyntheticDataset(
-          std::max<int64_t>(examples / 4, numClasses), plan.valuesPerExample,
-          numClasses, seed + 1);
-    } else {
-      // Data of the step's own inputs and target (Dataset::inputs).
-      if (syntheticIntRange < 0)
-        return fail("--synthetic-int-range=" +
-                    llvm::Twine(syntheticIntRange.getValue()) +
-                    ": must be >= 1 (or 0: from the step)");
-      std::vector<runtime::SyntheticInput> inputs;
-      std::string description;
-      uint64_t values = 0;
-      for (const runtime::RunPlan::Input &in : plan.inputs) {
-        runtime::SyntheticInput s;
-        s.valuesPerExample = in.valuesPerExample;
-        s.integer = in.integer;
-        std::string what =
-            llvm::formatv("argument #{0} ({1}): {2} ", in.argument, in.type,
-                          in.valuesPerExample)
-                .str();
-        if (in.integer) {
-          if (syntheticIntRange > 0 && in.indexBound &&
-              syntheticIntRange > *in.indexBound)
-            return fail("--synthetic-int-range=" +
-                        llvm::Twine(syntheticIntRange.getValue()) +
-                        ": the integer input argument #" +
-                        llvm::Twine(in.argument) + " (" + in.type +
-                        ") indexes a table of " + llvm::Twine(*in.indexBound) +
-                        " rows; values from [0, " +
-                        llvm::Twine(syntheticIntRange.getValue()) +
-                        ") would read past it");
-          s.intRange = syntheticIntRange > 0 ? syntheticIntRange.getValue()
-                       : in.indexBound       ? *in.indexBound
-                                             : 2;
-          what += "integers from [0, " + std::to_string(s.intRange) + ")";
-          if (syntheticIntRange > 0)
-            what += " (--synthetic-int-range)";
-          else if (in.indexBound)
-            what += " (the rows of the table it indexes)";
-          else
-            llvm::outs() << "amp-run: note: the integer input argument #"
-                         << in.argument << " (" << in.type
-                         << ") indexes no table amp-run can see; its "
-                            "synthetic values are drawn from [0, 2) "
-                            "(--synthetic-int-range=N: [0, N))\n";
-        } else {
-          what += "f32 values from U[0, 1)";
-        }
-        description += "\n  " + what;
-        values += static_cast<uint64_t>(in.valuesPerExample);
-        inputs.push_back(s);
-      }
-      if (plan.targetValues) {
-        description += llvm::formatv("\n  target ({0}): {1} values "
-                                     "tanh(a fixed random function of the "
-                                     "inputs)",
-                                     plan.targetType, *plan.targetValues)
-                           .str();
-        values += static_cast<uint64_t>(*plan.targetValues);
-      }
-      // Every value is stored as 4 or 8 bytes, plus a label per example.
-      uint64_t memory = runtime::physicalMemoryBytes();
-      if (values > (UINT64_MAX / 16) / static_cast<uint64_t>(examples) ||
-          (memory &&
-           (values * 8 + 4) * static_cast<uint64_t>(examples) / 4 * 5 > memory))
-        return fail("--synthetic-examples=" + llvm::Twine(examples) +
-                    ": the synthetic data (" + llvm::Twine(examples) +
-                    " examples of " + llvm::Twine(values) +
-                    " values, plus a test set of a quarter) does not fit "
-                    "in this machine's memory");
-      llvm::outs() << "amp-run: synthetic data, " << examples
-                   << " training examples";
-      if (!plan.targetValues)
-        llvm::outs() << ", " << numClasses << " classes";
-      llvm::outs() << ":" << description << "\n";
-      trainSet = runtime::makeSyntheticStepDataset(
-          examples, inputs, plan.targetValues, numClasses, seed, seed);
-      testSet = runtime::makeSyntheticStepDataset(
-          std::max<int64_t>(examples / 4, numClasses), inputs,
-          plan.targetValues, numClasses, seed + 1, seed);
-    }
-  } else {
-    if (dataDir.empty()) {
-      const char *env = std::getenv("AMP_DATA_DIR");
-      dataDir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
-    }
-    llvm::outs() << "amp-run: loading " << dataDir << "\n";
-    llvm::outs().flush();
-    auto train = runtime::loadFashionMnist(dataDir, /*train=*/true);
-    if (!train)
-      return fail(llvm::toString(train.takeError()));
-    auto test = runtime::loadFashionMnist(dataDir, /*train=*/false);
-    if (!test)
-      return fail(llvm::toString(test.takeError()));
-    trainSet = std::move(*train);
-    testSet = std::move(*test);
-  }
-  for (size_t i = 0; i < plans.size(); ++i)
-    if (llvm::Error err =
-            runtime::checkRunAgainstData(plans[i], *trainSet, *testSet))
-      return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(err)));
-
-  if (checkGradientsFlag)
-    return checkGradients(*module, *backend, *trainSet);
-
-  // 5. The runs; when one fails, the table of those that finished, then why.
-  std::vector<RunSeries> results;
-  for (size_t i = 0; i < configs.size(); ++i) {
-    RunSeries series;
-    for (int k = 0; k < seeds; ++k) {
-      runtime::TrainOptions o = configs[i];
-      o.seed = seed + static_cast<uint64_t>(k);
-      std::string name = runSpecs[i];
-      if (seeds > 1)
-        name += ".seed" + std::to_string(o.seed);
-      if (!csvPath.empty())
-        o.csvPath = perRunPath(csvPath, name, ".csv",
-                               configs.size() == 1 && seeds == 1);
-      if (!dumpState.empty()) {
-        o.statePath = configs.size() == 1 && seeds == 1
-                          ? dumpState.getValue()
-                          : dumpState + "." + name;
-        if (dpContext)
-          o.statePath += ".rank" + std::to_string(dpContext->rank());
-      }
-
-      llvm::outs() << "amp-run: run " << runSpecs[i];
-      if (seeds > 1)
-        llvm::outs() << " seed " << o.seed;
-      llvm::outs() << " (" << o.epochs
-                   << (o.epochs == 1 ? " epoch)\n" : " epochs)\n");
-      llvm::outs().flush();
-      auto r = runtime::train(*module, o, *backend, *trainSet, *testSet,
-                              llvm::outs());
-      if (!r) {
-        std::string error = llvm::toString(r.takeError());
-        if (!results.empty())
-          printTable(results);
-        return fail("run " + name + ": " + error);
-      }
-      series.seeds.push_back(*r);
-    }
-    results.push_back(std::move(series));
-  }
-  printTable(results);
-  return 0;
+  // The flags fill one request; the mode is a library function
+  // (amp/Runtime/Modes.h).
+  runtime::RunRequest request;
+  request.mode = checkGradientsFlag ? runtime::RunRequest::Mode::CheckGradients
+                 : evalOnly         ? runtime::RunRequest::Mode::EvalOnly
+                                    : runtime::RunRequest::Mode::Train;
+  request.stepPath = inputFile;
+  request.runs.assign(runs.begin(), runs.end());
+#define AMP_RUN_SET(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
+  request.rewrite.FIELD = FIELD##Flag;
+#define AMP_RUN_SET_LIST(TYPE, FIELD, NAME, DESC)                              \
+  request.rewrite.FIELD.assign(FIELD##Flag.begin(), FIELD##Flag.end());
+#define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
+  AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_SET, AMP_RUN_SET_LIST)
+#undef AMP_RUN_SET
+#undef AMP_RUN_SET_LIST
+#undef AMP_RUN_NONE
+  request.epochs = epochs;
+  request.batchSize = batchSize;
+  request.batchSizeGiven = batchSize.getNumOccurrences() > 0;
+  request.maxSteps = maxSteps;
+  request.seed = seed;
+  request.seeds = seeds;
+  request.progress = progress;
+  request.progressSeconds = progressSeconds;
+  request.testExtraPasses = testExtraPasses;
+  request.emulateRanks = emulateRanks;
+  request.checkGradientsTolerance = checkGradientsTolerance;
+  request.data = dataSource;
+  request.dataDir = dataDir;
+  request.syntheticExamples = syntheticExamples;
+  request.syntheticIntRange = syntheticIntRange;
+  request.classes = classes;
+  request.device = device;
+  request.tensorCores = tensorCores;
+  request.tensorCoresGiven = tensorCores.getNumOccurrences() > 0;
+  request.threads = cpuThreads;
+  request.threadsGiven = cpuThreads.getNumOccurrences() > 0;
+  request.dataParallel = dataParallel;
+  request.dpBucket = dpBucket;
+  request.dpReducePrecision = dpReducePrecision;
+  request.dpTimeout = dpTimeout;
+  request.testInject = testInject;
+  request.csvPath = csvPath;
+  request.dumpStatePath = dumpState;
+  request.saveCheckpoint = saveCheckpoint;
+  request.checkpointEvery = checkpointEvery;
+  request.resume = resume;
+  request.testSignalAtStep = testSignalAtStep;
+  return runtime::runRequest(request, llvm::outs(), llvm::errs());
 }

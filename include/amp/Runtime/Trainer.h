@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -72,6 +73,23 @@ struct TrainOptions {
   /// not parse is an error of planRun.
   std::string extraPasses;
 
+  /// Checkpoints (Checkpoint/Checkpoint.h, docs/data-and-checkpoints.md):
+  /// written to `checkpointDir` (empty: none) at the end of every epoch,
+  /// every `checkpointEvery` steps (0: only then) and when `stopRequested`
+  /// says so; data-parallel, rank 0 writes.
+  std::string checkpointDir;
+  int64_t checkpointEvery = 0;
+  /// Resume from the checkpoint in this directory (empty: start afresh): the
+  /// state, the position and the data order continue bit for bit; a
+  /// checkpoint of another run, step or configuration is refused.
+  std::string resumeDir;
+  /// Polled after every step: true ends the run there (a signal arrived);
+  /// the checkpoint is written if asked and the result is `interrupted`.
+  std::function<bool()> stopRequested;
+  /// Test hook: raise(SIGINT) after this run's `testSignalAtStep`-th step in
+  /// this process (0: off).
+  int64_t testSignalAtStep = 0;
+
   static MixedPrecisionConfig fp32() {
     MixedPrecisionConfig config;
     config.precision = Precision::F32;
@@ -94,6 +112,10 @@ struct RunResult {
   /// elements whose f16/bf16 rounding is zero or subnormal, and all finite
   /// non-zero backward elements inspected.
   int64_t underflowFlushed = 0, underflowTotal = 0;
+  /// The run ended early because `stopRequested` said so.
+  bool interrupted = false;
+  /// Steps of the run before this process (resumed from a checkpoint).
+  int64_t resumedAtStep = 0;
 };
 
 /// What a run needs, known before any data is loaded or memory allocated.
@@ -180,6 +202,23 @@ llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
 llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
                                 Backend &backend, const Dataset &trainSet,
                                 const Dataset &testSet, llvm::raw_ostream &log);
+
+/// What `evaluate` measured.
+struct EvalResult {
+  std::string name;        ///< the run's name
+  double accuracy = 0;     ///< on the whole test set
+  double loss = 0;         ///< mean cross-entropy of the logits (f64)
+  int64_t examples = 0;    ///< of the test set
+  std::string startedFrom; ///< "the step's initial values" or the checkpoint
+};
+
+/// The `amp.eval_step` of `module`, rewritten for `options.rewrite`, on
+/// `testSet` from the initial state (BoundStep::resetState with
+/// `options.seed`), or from the checkpoint in `options.resumeDir`; nothing
+/// is trained. Errors: those of train(), and a step without an eval step.
+llvm::Expected<EvalResult> evaluate(ModuleOp module,
+                                    const TrainOptions &options,
+                                    Backend &backend, const Dataset &testSet);
 
 } // namespace mlir::amp::runtime
 

@@ -216,15 +216,26 @@ void RunLog::endEpoch() {
         << llvm::format("%.3f%%",
                         100.0 * static_cast<double>(result.underflowFlushed) /
                             static_cast<double>(result.underflowTotal));
-  log << ", " << llvm::format("%.3f", msTotal / result.steps) << " ms/step";
+  if (result.steps > stepsBefore)
+    log << ", "
+        << llvm::format("%.3f", msTotal / double(result.steps - stepsBefore))
+        << " ms/step";
   if (!shape.device.empty())
     log << " " << shape.device;
   log << "\n";
   log.flush();
 }
 
+void RunLog::interrupt() {
+  clearLiveLine();
+  if (lossCount)
+    result.finalTrainLoss = lossSum / static_cast<double>(lossCount);
+}
+
 llvm::Error RunLog::finish() {
-  result.msPerStep = msTotal / static_cast<double>(result.steps);
+  // A resumed run times only its own steps.
+  int64_t timed = result.steps - stepsBefore;
+  result.msPerStep = timed > 0 ? msTotal / static_cast<double>(timed) : 0;
   if (result.steps > 0 && result.skippedSteps == result.steps)
     return llvm::joinErrors(
         publish(),

@@ -71,6 +71,19 @@ public:
   /// non-finite, the step overflowed with a dynamic scale at `minScale`, or
   /// 25 consecutive steps overflowed with a static scale.
   llvm::Error record(const StepRecord &step);
+  /// A run resumed from a checkpoint mid-epoch: the epoch's finite losses
+  /// so far (sum and count) and its skipped steps.
+  void restoreEpoch(double sum, int64_t count, int64_t skipped) {
+    lossSum = sum;
+    lossCount = count;
+    skippedThisEpoch = skipped;
+  }
+  double epochLossSum() const { return lossSum; }
+  int64_t epochLossCount() const { return lossCount; }
+  int64_t epochSkipped() const { return skippedThisEpoch; }
+  /// The run stops mid-epoch (a signal): the epoch's mean finite loss so
+  /// far becomes `finalTrainLoss` when it has one.
+  void interrupt();
   /// Ends an epoch: the mean finite loss becomes `finalTrainLoss`; writes the
   /// epoch's line (accuracy and final scale from the result).
   void endEpoch();
@@ -94,6 +107,13 @@ private:
   int epoch = 0;
   double lossSum = 0, msTotal = 0;
   int64_t lossCount = 0, skippedThisEpoch = 0;
+  /// Steps of the run before this process (resumed from a checkpoint).
+  int64_t stepsBefore = 0;
+
+public:
+  void setStepsBefore(int64_t steps) { stepsBefore = steps; }
+
+private:
   bool live = false; ///< the log is a terminal: one line rewritten in place
   bool liveLineShown = false;
   std::chrono::steady_clock::time_point lastProgress;

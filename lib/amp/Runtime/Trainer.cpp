@@ -9,19 +9,23 @@
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/Batches.h"
 #include "amp/Runtime/BoundStep.h"
+#include "amp/Runtime/Checkpoint/Checkpoint.h"
 #include "amp/Support/Diagnostics.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <functional>
 #include <numeric>
+#include <sstream>
 #include <thread>
 
 using namespace mlir;
@@ -175,10 +179,14 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
     // Its warnings are the run's to print (train() rewrites again).
     DiagnosticCollector quiet(module.getContext());
     OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+    // The autocast report is the run's to write, when it runs: a run that
+    // never starts (an earlier one failed, a signal) writes none.
+    MixedPrecisionConfig quietRewrite = o.rewrite;
+    quietRewrite.autocastReport.clear();
     if (llvm::Error err = runPipeline(
             *work,
             [&](OpPassManager &pm) {
-              buildMixedPrecisionPipeline(pm, o.rewrite);
+              buildMixedPrecisionPipeline(pm, quietRewrite);
             },
             "amp-mixed-precision"))
       return std::move(err);
@@ -438,10 +446,16 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
   for (const Dataset *ds : {&trainSet, &testSet})
     if (llvm::Error err = checkInputsAgainstData(plan, *ds))
       return err;
-  if (plan.classes && *plan.classes != testSet.numClasses)
+  // The dataset's classes come from both splits: a test split that lacks
+  // the top class still has the training split's classes.
+  int32_t dataClasses = std::max(trainSet.numClasses, testSet.numClasses);
+  if (plan.classes &&
+      (testSet.numClasses > *plan.classes ||
+       (trainSet.numClasses <= *plan.classes && *plan.classes != dataClasses)))
     return makeError("the eval step returns " + llvm::Twine(*plan.classes) +
                      " logits per example but the dataset has " +
-                     llvm::Twine(testSet.numClasses) + " classes");
+                     llvm::Twine(dataClasses) +
+                     " classes (the largest label of either split + 1)");
   // Labels index the logits: a training label past the eval step's classes
   // would be read out of bounds by the loss.
   if (plan.classes && trainSet.numClasses > *plan.classes)
@@ -456,11 +470,11 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      llvm::Twine(*plan.labelClasses) +
                      " classes (its amp.classes); the loss would read past "
                      "the logits");
-  if (plan.targetClasses && *plan.targetClasses != trainSet.numClasses)
+  if (plan.targetClasses && *plan.targetClasses != dataClasses)
     return makeError("the target holds " + llvm::Twine(*plan.targetClasses) +
                      " values per example, but amp-run feeds it the one-hot "
                      "labels of a dataset with " +
-                     llvm::Twine(trainSet.numClasses) + " classes");
+                     llvm::Twine(dataClasses) + " classes");
   if (plan.globalBatch > trainSet.numExamples) {
     std::string what = "batch size " + std::to_string(plan.batch);
     if (plan.globalBatch != plan.batch)
@@ -535,6 +549,190 @@ static llvm::Error applyInjection(const DataParallelRun &dp, int64_t step) {
   return llvm::Error::success();
 }
 
+/// The text of one option's value in a checkpoint's identity.
+static std::string optionText(double v) {
+  char text[40];
+  std::snprintf(text, sizeof(text), "%.17g", v);
+  return text;
+}
+static std::string optionText(int v) { return std::to_string(v); }
+static std::string optionText(bool v) { return v ? "true" : "false"; }
+static std::string optionText(const std::string &v) { return v; }
+static std::string optionText(Precision v) {
+  return stringifyPrecision(v).str();
+}
+static std::string optionText(LossScaleMode v) {
+  return stringifyLossScaleMode(v).str();
+}
+static std::string optionText(const std::vector<std::string> &v) {
+  return llvm::join(v, ",");
+}
+
+/// What a checkpoint of this run is made from (Checkpoint.h): the run, the
+/// rewritten step's signature and every option that changes the bits.
+static CheckpointIdentity runIdentity(func::FuncOp rewritten,
+                                      const TrainOptions &o,
+                                      const RunPlan &plan,
+                                      const DataParallelRun *dp) {
+  CheckpointIdentity id;
+  id.run = o.rewrite.runName();
+  id.signature = typeString(rewritten.getFunctionType());
+  MixedPrecisionConfig config = o.rewrite;
+  config.lossScale = config.resolvedLossScale();
+#define AMP_ID_SET(TYPE, FIELD, NAME, DEFAULT, DESC)                           \
+  id.options[NAME] = optionText(config.FIELD);
+#define AMP_ID_LIST(TYPE, FIELD, NAME, DESC)                                   \
+  id.options[NAME] = optionText(config.FIELD);
+  AMP_MIXED_PRECISION_OPTIONS(AMP_ID_SET, AMP_ID_SET, AMP_ID_LIST)
+#undef AMP_ID_SET
+#undef AMP_ID_LIST
+  // Where the report goes does not change the state.
+  id.options.erase("autocast-report");
+  id.options["batch"] = std::to_string(plan.batch);
+  id.options["ranks"] = std::to_string(dp ? dp->context->worldSize() : 1);
+  id.options["emulate-ranks"] = std::to_string(o.emulateRanks);
+  if (dp) {
+    id.options["dp-bucket"] =
+        dp->bucket == GradientBucketing::Flat ? "flat" : "per-gradient";
+    id.options["dp-reduce-precision"] = dp->lowPrecisionReduce ? "low" : "f32";
+  }
+  return id;
+}
+
+namespace {
+/// A run's step: rewritten, bound to the backend, and what a checkpoint of
+/// it is made from.
+struct PreparedStep {
+  OwningOpRef<ModuleOp> work;
+  std::unique_ptr<BoundStep> step;
+  CheckpointIdentity identity;
+};
+} // namespace
+
+/// The rewrite of a clone of `module` for `o` (and `dp`), bound to
+/// `backend`.
+static llvm::Expected<PreparedStep>
+prepareStep(ModuleOp module, const TrainOptions &o, const RunPlan &plan,
+            Backend &backend, const DataParallelRun *dp) {
+  PreparedStep prepared;
+  prepared.work = OwningOpRef<ModuleOp>(cast<ModuleOp>(module->clone()));
+  if (llvm::Error err = runPipeline(
+          *prepared.work,
+          [&](OpPassManager &pm) {
+            buildMixedPrecisionPipeline(pm, o.rewrite);
+            if (dp)
+              pm.addPass(createDataParallel(
+                  dataParallelPass(*dp, o.rewrite.precision)));
+            if (o.emulateRanks > 1)
+              pm.addPass(createChunkBatchReductions({o.emulateRanks}));
+            if (!o.extraPasses.empty()) // checked by planRun
+              (void)parsePassPipeline(o.extraPasses, pm);
+          },
+          o.extraPasses.empty() ? "amp-mixed-precision"
+                                : "amp-mixed-precision, " + o.extraPasses))
+    return std::move(err);
+  auto steps = findSteps(*prepared.work);
+  if (!steps)
+    return steps.takeError();
+  prepared.identity = runIdentity(steps->first, o, plan, dp);
+  if (dp)
+    provideTestInjectionHook();
+  auto bound = BoundStep::create(*prepared.work, backend, plan.batch);
+  if (!bound)
+    return bound.takeError();
+  prepared.step = std::move(*bound);
+  return prepared;
+}
+
+/// Reads the checkpoint of `o.resumeDir` and checks that it is this run's.
+static llvm::Expected<Checkpoint>
+readRunCheckpoint(const TrainOptions &o, const CheckpointIdentity &identity) {
+  auto checkpoint = readCheckpoint(o.resumeDir);
+  if (!checkpoint)
+    return checkpoint.takeError();
+  std::string why = describeMismatch(checkpoint->identity, identity);
+  if (!why.empty())
+    return makeError("cannot resume from '" + checkpointFile(o.resumeDir) +
+                     "': " + why);
+  return checkpoint;
+}
+
+/// The number of examples each `evaluate` batch holds correctly, and the
+/// sum of their cross-entropy losses.
+static llvm::Error runEvalSet(BoundStep &step, const Dataset &testSet,
+                              int64_t &correct, double *lossSum) {
+  std::vector<int64_t> testOrder(testSet.numExamples);
+  std::iota(testOrder.begin(), testOrder.end(), 0);
+  std::vector<HostTensor *> evalInputs;
+  for (unsigned k = 0; k < step.numEvalInputs(); ++k)
+    evalInputs.push_back(&step.evalInput(k).host());
+  DeviceBuffer &logits = step.logits();
+  int64_t evalBatch = step.evalInput().spec().shape[0];
+  int64_t classes = logits.spec().shape[1];
+  correct = 0;
+  for (int64_t first = 0; first < testSet.numExamples; first += evalBatch) {
+    fillStepBatch(testSet, testOrder, first, evalBatch, evalInputs, nullptr);
+    for (unsigned k = 0; k < step.numEvalInputs(); ++k)
+      step.evalInput(k).upload();
+    if (llvm::Error err = step.runEval())
+      return err;
+    logits.download();
+    correct += countCorrect(logits.host(), testSet, first, evalBatch, classes);
+    if (!lossSum)
+      continue;
+    const float *z = logits.host().as<float>();
+    for (int64_t r = 0; r < evalBatch && first + r < testSet.numExamples; ++r) {
+      const float *row = z + r * classes;
+      double top = *std::max_element(row, row + classes), sum = 0;
+      for (int64_t c = 0; c < classes; ++c)
+        sum += std::exp(static_cast<double>(row[c]) - top);
+      int32_t label = testSet.labels[first + r];
+      *lossSum += top + std::log(sum) - static_cast<double>(row[label]);
+    }
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<EvalResult>
+mlir::amp::runtime::evaluate(ModuleOp module, const TrainOptions &o,
+                             Backend &backend, const Dataset &testSet) {
+  auto plan = planRun(module, o);
+  if (!plan)
+    return plan.takeError();
+  if (llvm::Error err = checkRunAgainstData(*plan, testSet, testSet))
+    return std::move(err);
+  if (!plan->classes)
+    return makeError("the step has no amp.eval_step: --eval-only evaluates "
+                     "one");
+  auto prepared = prepareStep(module, o, *plan, backend, nullptr);
+  if (!prepared)
+    return prepared.takeError();
+  BoundStep &step = *prepared->step;
+  std::mt19937_64 rng(o.seed);
+  step.resetState(rng, o.rewrite.initScale);
+  EvalResult result;
+  result.name = o.rewrite.runName();
+  result.startedFrom = "the step's initial values";
+  if (!o.resumeDir.empty()) {
+    auto checkpoint = readRunCheckpoint(o, prepared->identity);
+    if (!checkpoint)
+      return checkpoint.takeError();
+    if (llvm::Error err = restoreState(*checkpoint, step))
+      return std::move(err);
+    result.startedFrom = "the checkpoint " + checkpointFile(o.resumeDir) +
+                         " (" + std::to_string(checkpoint->steps) + " steps)";
+  }
+  int64_t correct = 0;
+  double lossSum = 0;
+  if (llvm::Error err = runEvalSet(step, testSet, correct, &lossSum))
+    return std::move(err);
+  result.examples = testSet.numExamples;
+  result.accuracy =
+      static_cast<double>(correct) / static_cast<double>(testSet.numExamples);
+  result.loss = lossSum / static_cast<double>(testSet.numExamples);
+  return result;
+}
+
 llvm::Expected<RunResult>
 mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
                           Backend &backend, const Dataset &trainSet,
@@ -558,30 +756,10 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   RunResult result;
   result.name = o.rewrite.runName();
   auto compileStart = std::chrono::steady_clock::now();
-
-  // The rewrite of a clone, then the step bound to the backend.
-  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
-  if (llvm::Error err = runPipeline(
-          *work,
-          [&](OpPassManager &pm) {
-            buildMixedPrecisionPipeline(pm, o.rewrite);
-            if (dp)
-              pm.addPass(createDataParallel(
-                  dataParallelPass(*dp, o.rewrite.precision)));
-            if (o.emulateRanks > 1)
-              pm.addPass(createChunkBatchReductions({o.emulateRanks}));
-            if (!o.extraPasses.empty()) // checked by planRun
-              (void)parsePassPipeline(o.extraPasses, pm);
-          },
-          o.extraPasses.empty() ? "amp-mixed-precision"
-                                : "amp-mixed-precision, " + o.extraPasses))
-    return std::move(err);
-  if (dp)
-    provideTestInjectionHook();
-  auto bound = BoundStep::create(*work, backend, plan->batch);
-  if (!bound)
-    return bound.takeError();
-  BoundStep &step = **bound;
+  auto prepared = prepareStep(module, o, *plan, backend, dp);
+  if (!prepared)
+    return prepared.takeError();
+  BoundStep &step = *prepared->step;
   const StepLayout &layout = step.layout();
   result.compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
@@ -593,6 +771,53 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
 
   std::mt19937_64 rng(o.seed);
   step.resetState(rng, o.rewrite.initScale);
+  std::vector<int64_t> order(trainSet.numExamples);
+  std::iota(order.begin(), order.end(), 0);
+  // Resumed: the state, the generator, the order and the position of the
+  // checkpoint, so that the run continues bit for bit.
+  int firstEpoch = 1;
+  int64_t firstStep = 0;
+  std::optional<Checkpoint> resumed;
+  if (!o.resumeDir.empty()) {
+    auto checkpoint = readRunCheckpoint(o, prepared->identity);
+    if (!checkpoint)
+      return checkpoint.takeError();
+    std::string file = checkpointFile(o.resumeDir);
+    if (checkpoint->seed != o.seed)
+      return makeError(
+          "cannot resume from '" + file +
+          "': it was made with --seed=" + llvm::Twine(checkpoint->seed) +
+          ", this run has " + llvm::Twine(o.seed));
+    if (checkpoint->order.size() != static_cast<size_t>(trainSet.numExamples))
+      return makeError(
+          "cannot resume from '" + file + "': its data order has " +
+          llvm::Twine(checkpoint->order.size()) +
+          " examples, the training set " + llvm::Twine(trainSet.numExamples));
+    if (checkpoint->epoch > o.epochs)
+      return makeError(
+          "cannot resume from '" + file + "': it ends epoch " +
+          llvm::Twine(checkpoint->epoch - 1) + " of " +
+          llvm::Twine(checkpoint->epoch - 1) +
+          "; nothing is left to train with --epochs=" + llvm::Twine(o.epochs) +
+          " (--epochs counts from the start of the run)");
+    if (llvm::Error err = restoreState(*checkpoint, step))
+      return makeError("cannot resume from '" + file +
+                       "': " + llvm::toString(std::move(err)));
+    std::istringstream rngText(checkpoint->rngState);
+    rngText >> rng;
+    if (rngText.fail())
+      return makeError("cannot resume from '" + file +
+                       "': its rng_state is not a generator state");
+    order = checkpoint->order;
+    firstEpoch = checkpoint->epoch;
+    firstStep = checkpoint->stepInEpoch;
+    result.steps = checkpoint->steps;
+    result.resumedAtStep = checkpoint->steps;
+    result.skippedSteps = checkpoint->skippedSteps;
+    result.finalTrainLoss = checkpoint->lastEpochLoss;
+    result.testAccuracy = checkpoint->testAccuracy;
+    resumed = std::move(*checkpoint);
+  }
 
   RunShape shape;
   shape.hasEval = step.hasEval();
@@ -615,6 +840,7 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   auto record = RunLog::create(logOptions, result, shape, log);
   if (!record)
     return record.takeError();
+  (*record)->setStepsBefore(result.steps);
   if (!backend.deviceName().empty() && logOptions.progress) {
     log << "  [" << result.name << "] on " << backend.deviceName()
         << ", compiled in " << llvm::format("%.1f", result.compileSeconds)
@@ -634,24 +860,51 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
                             writeStateDigest(step, header, o.statePath));
   };
 
-  std::vector<int64_t> order(trainSet.numExamples);
-  std::iota(order.begin(), order.end(), 0);
-  std::vector<int64_t> testOrder(testSet.numExamples);
-  std::iota(testOrder.begin(), testOrder.end(), 0);
+  // A checkpoint of the run at (epoch, step in the epoch); rank 0 writes.
+  auto saveCheckpoint = [&](int epoch, int64_t stepInEpoch) -> llvm::Error {
+    if (o.checkpointDir.empty() || !reports)
+      return llvm::Error::success();
+    Checkpoint c;
+    c.identity = prepared->identity;
+    c.epoch = epoch;
+    c.stepInEpoch = stepInEpoch;
+    c.steps = result.steps;
+    c.skippedSteps = result.skippedSteps;
+    if (stepInEpoch > 0) {
+      c.epochLossSum = (*record)->epochLossSum();
+      c.epochLossCount = (*record)->epochLossCount();
+      c.epochSkipped = (*record)->epochSkipped();
+    }
+    c.lastEpochLoss = result.finalTrainLoss;
+    c.testAccuracy = result.testAccuracy;
+    c.seed = o.seed;
+    std::ostringstream rngText;
+    rngText << rng;
+    c.rngState = rngText.str();
+    c.order = order;
+    captureState(step, c);
+    return writeCheckpoint(c, o.checkpointDir);
+  };
   int64_t batch = plan->batch;
   if (dp)
     dp->context->trainingStarted();
-  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
-    std::shuffle(order.begin(), order.end(), rng);
+  for (int epoch = firstEpoch; epoch <= o.epochs; ++epoch) {
+    // A run resumed mid-epoch continues the epoch's order.
+    int64_t first = epoch == firstEpoch ? firstStep : 0;
+    if (first == 0)
+      std::shuffle(order.begin(), order.end(), rng);
     (*record)->beginEpoch(epoch);
-    for (int64_t s = 0; s < shape.stepsPerEpoch; ++s) {
+    if (first > 0)
+      (*record)->restoreEpoch(resumed->epochLossSum, resumed->epochLossCount,
+                              resumed->epochSkipped);
+    for (int64_t s = first; s < shape.stepsPerEpoch; ++s) {
       DeviceBuffer &label = step.arg(layout.label);
       std::vector<HostTensor *> inputs;
       for (unsigned i : layout.inputs)
         inputs.push_back(&step.arg(i).host());
       // Data-parallel: this rank's shard of the global batch.
-      int64_t first = dp ? dp->context->shardBegin(s, batch) : s * batch;
-      fillStepBatch(trainSet, order, first, batch, inputs, &label.host());
+      int64_t begin = dp ? dp->context->shardBegin(s, batch) : s * batch;
+      fillStepBatch(trainSet, order, begin, batch, inputs, &label.host());
       if (dp)
         if (llvm::Error err = applyInjection(*dp, result.steps + 1))
           return std::move(err);
@@ -694,6 +947,28 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
         rec.consecutiveSkips = step.arg(*skipsArg).readScalar<int32_t>();
       if (llvm::Error stop = (*record)->record(rec))
         return withDigest(std::move(stop));
+      if (o.testSignalAtStep > 0 &&
+          result.steps - result.resumedAtStep == o.testSignalAtStep)
+        std::raise(SIGINT);
+      // A signal: the step is done; checkpoint, then end the run here.
+      bool stopNow = o.stopRequested && o.stopRequested();
+      if (stopNow ||
+          (o.checkpointEvery > 0 && result.steps % o.checkpointEvery == 0))
+        if (llvm::Error err = saveCheckpoint(epoch, s + 1))
+          return withDigest(std::move(err));
+      if (stopNow) {
+        (*record)->interrupt();
+        result.interrupted = true;
+        if (scaleArg)
+          result.finalLossScale = step.arg(*scaleArg).readScalar<float>();
+        else if (mode == LossScaleMode::Static)
+          result.finalLossScale = o.rewrite.initScale;
+        if (dp)
+          dp->context->trainingEnded();
+        if (llvm::Error e = withDigest((*record)->finish()))
+          return std::move(e);
+        return result;
+      }
     }
     if (scaleArg)
       result.finalLossScale = step.arg(*scaleArg).readScalar<float>();
@@ -701,30 +976,17 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
       result.finalLossScale = o.rewrite.initScale;
 
     if (step.hasEval()) {
-      std::vector<HostTensor *> evalInputs;
-      for (unsigned k = 0; k < step.numEvalInputs(); ++k)
-        evalInputs.push_back(&step.evalInput(k).host());
-      DeviceBuffer &logits = step.logits();
-      int64_t evalBatch = step.evalInput().spec().shape[0];
-      int64_t classes = logits.spec().shape[1];
       int64_t correct = 0;
-      for (int64_t first = 0; first < testSet.numExamples; first += evalBatch) {
-        fillStepBatch(testSet, testOrder, first, evalBatch, evalInputs,
-                      nullptr);
-        for (unsigned k = 0; k < step.numEvalInputs(); ++k)
-          step.evalInput(k).upload();
-        if (llvm::Error err = step.runEval())
-          return std::move(err);
-        logits.download();
-        correct +=
-            countCorrect(logits.host(), testSet, first, evalBatch, classes);
-      }
+      if (llvm::Error err = runEvalSet(step, testSet, correct, nullptr))
+        return std::move(err);
       result.testAccuracy = static_cast<double>(correct) /
                             static_cast<double>(testSet.numExamples);
       if (dp)
         dp->context->stepFinished();
     }
     (*record)->endEpoch();
+    if (llvm::Error err = saveCheckpoint(epoch + 1, 0))
+      return withDigest(std::move(err));
   }
   if (dp)
     dp->context->trainingEnded();

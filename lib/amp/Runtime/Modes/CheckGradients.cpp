@@ -1,0 +1,64 @@
+//===- CheckGradients.cpp - amp-run --check-gradients ---------------------===//
+
+#include "Session.h"
+
+#include "amp/Runtime/GradientCheck.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+int mlir::amp::runtime::checkGradientsMode(const RunRequest &request,
+                                           llvm::raw_ostream &out,
+                                           llvm::raw_ostream &err) {
+  Session session(request, out, err);
+  if (std::optional<int> failed = session.prepare())
+    return *failed;
+  if (std::optional<int> failed = session.loadData())
+    return *failed;
+  GradientCheckOptions options;
+  options.seed = request.seed;
+  options.batchSize = request.batchSize;
+  out << "amp-run: gradient check (f64, central differences, h = "
+      << llvm::format("%g", options.relativeStep) << " x max(1, |w|), the "
+      << options.largest << " largest and " << options.random
+      << " random elements of every parameter; a disagreement is "
+         "retried with h / 100 and h / 10^4; a difference within "
+         "the quotient's rounding noise counts as 0)\n";
+  auto result = checkGradients(*session.module, options, *session.backend,
+                               *session.trainSet);
+  if (!result)
+    return session.fail("--check-gradients: " +
+                        llvm::toString(result.takeError()));
+  out << llvm::format("%-10s %-20s %8s %14s %14s %14s\n", "argument",
+                      "parameter", "elements", "worst rel err", "backward",
+                      "finite diff");
+  for (const ParameterCheck &p : result->params)
+    out << llvm::format("#%-9u %-20s %8lld %14.3e %14.6e %14.6e\n", p.argument,
+                        p.type.c_str(), (long long)p.checked, p.worstError,
+                        p.analytic, p.numeric);
+  int64_t kinks = 0, checked = 0;
+  for (const ParameterCheck &p : result->params) {
+    kinks += p.kinks;
+    checked += p.checked;
+  }
+  if (kinks)
+    out << kinks << " of " << checked
+        << " elements sit on a kink of the loss (ReLU at 0, a max "
+           "tie): the one-sided differences disagree and the "
+           "backward lies between them, so they count as agreeing\n";
+  double worst = result->worstError();
+  bool passed = worst <= request.checkGradientsTolerance;
+  out << "loss " << llvm::format("%.6f", result->loss)
+      << ", worst relative error " << llvm::format("%.3e", worst)
+      << " (tolerance " << llvm::format("%g", request.checkGradientsTolerance)
+      << "): " << (passed ? "passed" : "FAILED") << "\n";
+  out.flush();
+  if (!passed)
+    err << "amp-run: --check-gradients: the backward differs from "
+           "the finite differences of the loss (worst relative "
+           "error "
+        << llvm::format("%.3e", worst) << ")\n";
+  return passed ? 0 : 1;
+}

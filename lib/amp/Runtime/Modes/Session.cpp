@@ -1,0 +1,596 @@
+//===- Session.cpp - what every mode of amp-run sets up -------------------===//
+
+#include "Session.h"
+
+#include "amp/InitAll.h"
+#include "amp/Runtime/Checkpoint/Checkpoint.h"
+#include "amp/Runtime/CudaBackend.h"
+#include "amp/Runtime/HostTensor.h"
+#include "amp/Runtime/SyntheticData.h"
+#include "amp/Support/OutputFile.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fcntl.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+static std::string numberText(double v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%g", v);
+  return text;
+}
+
+Session::Session(const RunRequest &request, llvm::raw_ostream &out,
+                 llvm::raw_ostream &err)
+    : request(request), out(out), err(err) {}
+
+Session::~Session() = default;
+
+int Session::fail(const llvm::Twine &message) {
+  out.flush();
+  if (dp && dp->worldSize() > 1) {
+    // One write, so that the ranks' lines do not interleave; then end the
+    // job: the other ranks may wait for this one in a collective.
+    err << ("amp-run (rank " + llvm::Twine(dp->rank()) + "): " + message + "\n")
+               .str();
+    err.flush();
+    dp->abort(1);
+  }
+  err << "amp-run: " << message << "\n";
+  err.flush();
+  return 1;
+}
+
+std::string Session::runLabel(const std::string &spec) const {
+  switch (request.mode) {
+  case RunRequest::Mode::CheckGradients:
+    return "--check-gradients: ";
+  case RunRequest::Mode::EvalOnly:
+    return "--eval-only: run " + spec + ": ";
+  case RunRequest::Mode::Train:
+    break;
+  }
+  return "run " + spec + ": ";
+}
+
+/// "<precision>[+<loss-scale>]" with the request's rewrite options; an
+/// error names what is wrong.
+static llvm::Expected<TrainOptions> parseRun(const RunRequest &r,
+                                             llvm::StringRef spec) {
+  auto [prec, scale] = spec.split('+');
+  std::optional<Precision> precision = parsePrecision(prec);
+  if (!precision)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   describeBadPrecision(prec));
+  std::optional<LossScaleMode> mode =
+      scale.empty() ? LossScaleMode::None : parseLossScaleMode(scale);
+  if (!mode || *mode == LossScaleMode::Auto)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        mode ? std::string("'auto' is not a loss-scale mode of a run "
+                           "(dynamic, static or none)")
+             : describeBadLossScaleMode(scale));
+  TrainOptions o;
+  o.rewrite = r.rewrite;
+  o.rewrite.precision = *precision;
+  o.rewrite.lossScale = *mode;
+  o.epochs = r.epochs;
+  o.batchSize = r.batchSize;
+  o.maxStepsPerEpoch = r.maxSteps;
+  o.seed = r.seed;
+  o.progress = r.progress;
+  o.progressSeconds = r.progressSeconds;
+  o.extraPasses = r.testExtraPasses;
+  o.emulateRanks = r.emulateRanks;
+  o.checkpointEvery = r.checkpointEvery;
+  o.testSignalAtStep = r.testSignalAtStep;
+  return o;
+}
+
+/// The output of one run from a flag's path: P itself for a single output,
+/// else P.<run><ext>, or <run><ext> inside P when P is a directory or ends
+/// with '/'.
+static std::string perRunPath(llvm::StringRef path, llvm::StringRef run,
+                              llvm::StringRef ext, bool single) {
+  if (path.ends_with("/") || llvm::sys::fs::is_directory(path))
+    return (path.rtrim('/') + "/" + run + ext).str();
+  return single ? path.str() : (path + "." + run + ext).str();
+}
+
+/// A stream or device (/dev/stdout, a pipe): written once, not named after.
+static bool isStream(llvm::StringRef path) {
+  if (path == "-")
+    return true;
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return false;
+  return llvm::sys::fs::exists(status) &&
+         status.type() != llvm::sys::fs::file_type::regular_file &&
+         status.type() != llvm::sys::fs::file_type::directory_file;
+}
+
+/// Refuses an output file that cannot be written, before anything runs: a
+/// directory, a file this process may not write, a missing or unwritable
+/// directory for a new file.
+static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
+  auto target = classifyOutput(path);
+  if (!target)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--" + flag + ": " +
+                                       llvm::toString(target.takeError()));
+  if (target->mode == OutputTarget::Mode::Atomic && !target->existing) {
+    llvm::StringRef parent = llvm::sys::path::parent_path(target->path);
+    std::string dir = parent.empty() ? "." : parent.str();
+    if (!llvm::sys::fs::is_directory(dir))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "--" + flag + ": cannot write '" + path +
+                                         "': the directory '" + dir +
+                                         "' does not exist");
+    if (access(dir.c_str(), W_OK) != 0)
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "--" + flag + ": cannot write '" + path +
+                                         "': the directory '" + dir +
+                                         "' is not writable");
+  }
+  return llvm::Error::success();
+}
+
+/// A checkpoint directory to write: an existing writable directory, or one
+/// whose nearest existing ancestor is a writable directory.
+static llvm::Error checkOutputDirectory(llvm::StringRef flag,
+                                        llvm::StringRef dir) {
+  auto error = [&](const llvm::Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "--" + flag + ": cannot write '" + dir +
+                                       "': " + why);
+  };
+  std::string probe = dir.str();
+  while (!probe.empty() && !llvm::sys::fs::exists(probe))
+    probe = llvm::sys::path::parent_path(probe).str();
+  if (probe.empty())
+    probe = ".";
+  if (!llvm::sys::fs::is_directory(probe))
+    return error("'" + probe + "' is not a directory");
+  if (access(probe.c_str(), W_OK) != 0)
+    return error("the directory '" + probe + "' is not writable");
+  return llvm::Error::success();
+}
+
+void Session::outputsFor(size_t i, uint64_t seed, TrainOptions &o) const {
+  const RunRequest &r = request;
+  bool single = configs.size() == 1 && r.seeds == 1;
+  std::string name = runSpecs[i];
+  if (r.seeds > 1)
+    name += ".seed" + std::to_string(seed);
+  o.seed = seed;
+  o.csvPath =
+      r.csvPath.empty() ? "" : perRunPath(r.csvPath, name, ".csv", single);
+  o.statePath.clear();
+  if (!r.dumpStatePath.empty()) {
+    o.statePath = single ? r.dumpStatePath : r.dumpStatePath + "." + name;
+    if (dp)
+      o.statePath += ".rank" + std::to_string(dp->rank());
+  }
+  auto perRunDir = [&](const std::string &dir) {
+    if (dir.empty() || single)
+      return dir;
+    return (llvm::StringRef(dir).rtrim('/') + "/" + name).str();
+  };
+  o.checkpointDir = perRunDir(r.saveCheckpoint);
+  o.resumeDir = perRunDir(r.resume);
+}
+
+std::optional<int> Session::checkOutputs() {
+  const RunRequest &r = request;
+  size_t outputs = configs.size() * static_cast<size_t>(r.seeds);
+  // A stream takes one output; several runs' would be renamed into regular
+  // files beside it (/dev/stdout.f32.csv).
+  struct Flag {
+    const char *name;
+    const std::string &path;
+    const char *naming;
+  };
+  for (const Flag &f :
+       {Flag{"csv", r.csvPath, "P.<run>.csv"},
+        Flag{"dump-state", r.dumpStatePath, "P.<run>"},
+        Flag{"autocast-report", r.rewrite.autocastReport, "P.<run>.json"}}) {
+    if (f.path.empty() || outputs == 1 || !isStream(f.path))
+      continue;
+    return fail("--" + llvm::Twine(f.name) + "=" + f.path +
+                ": a stream or device takes the output of one run, and " +
+                llvm::Twine(outputs) +
+                " runs were asked for; give a directory (--" + f.name +
+                "=DIR/: DIR/<run>) or a file name P (" + f.naming + ")");
+  }
+  if (dp && dp->worldSize() > 1 && !r.dumpStatePath.empty() &&
+      isStream(r.dumpStatePath))
+    return fail("--dump-state=" + r.dumpStatePath +
+                ": each rank writes its own digest (P.rank<R>); give a file "
+                "name");
+  if ((!r.saveCheckpoint.empty() || !r.resume.empty()) && r.seeds > 1)
+    return fail("--seeds=" + llvm::Twine(r.seeds) +
+                ": checkpoints are per run, not per seed; train one seed "
+                "(--seed=N) with --save-checkpoint or --resume");
+  for (size_t i = 0; i < configs.size(); ++i) {
+    // The directory of --csv=DIR/ is made (as a directory is meant).
+    if (!r.csvPath.empty() && llvm::StringRef(r.csvPath).ends_with("/"))
+      (void)llvm::sys::fs::create_directories(r.csvPath);
+    if (!r.rewrite.autocastReport.empty()) {
+      if (llvm::StringRef(r.rewrite.autocastReport).ends_with("/"))
+        (void)llvm::sys::fs::create_directories(r.rewrite.autocastReport);
+      configs[i].rewrite.autocastReport = perRunPath(
+          r.rewrite.autocastReport, runSpecs[i], ".json", configs.size() == 1);
+      if (llvm::Error e = checkOutputFile("autocast-report",
+                                          configs[i].rewrite.autocastReport))
+        return fail(llvm::toString(std::move(e)));
+    }
+    for (int k = 0; k < r.seeds; ++k) {
+      TrainOptions o = configs[i];
+      outputsFor(i, r.seed + static_cast<uint64_t>(k), o);
+      if (!o.csvPath.empty())
+        if (llvm::Error e = checkOutputFile("csv", o.csvPath))
+          return fail(llvm::toString(std::move(e)));
+      if (!o.statePath.empty())
+        if (llvm::Error e = checkOutputFile("dump-state", o.statePath))
+          return fail(llvm::toString(std::move(e)));
+      if (!o.checkpointDir.empty() && (!dp || dp->reports()))
+        if (llvm::Error e =
+                checkOutputDirectory("save-checkpoint", o.checkpointDir))
+          return fail(llvm::toString(std::move(e)));
+      if (!o.resumeDir.empty() &&
+          !llvm::sys::fs::exists(checkpointFile(o.resumeDir)))
+        return fail("--resume=" + r.resume + ": no checkpoint of run " +
+                    runSpecs[i] + " (" + checkpointFile(o.resumeDir) +
+                    " does not exist)");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<int> Session::prepare() {
+  const RunRequest &r = request;
+  bool checkGradients = r.mode == RunRequest::Mode::CheckGradients;
+  // 1. Options, every run's, before anything is loaded.
+  runSpecs = r.runs;
+  if (runSpecs.empty())
+    runSpecs.push_back("f16+dynamic");
+  if (r.batchSizeGiven && r.batchSize < 1)
+    return fail("--batch-size=" + llvm::Twine(r.batchSize) + ": must be >= 1");
+  if (r.epochs < 1)
+    return fail("--epochs=" + llvm::Twine(r.epochs) + ": must be >= 1");
+  if (r.maxSteps < 0)
+    return fail("--max-steps=" + llvm::Twine(r.maxSteps) +
+                ": must be >= 0 (0: every batch)");
+  if (r.seeds < 1)
+    return fail("--seeds=" + llvm::Twine(r.seeds) + ": must be >= 1");
+  if (!(r.progressSeconds >= 0) || !std::isfinite(r.progressSeconds))
+    return fail("--progress-seconds=" + numberText(r.progressSeconds) +
+                ": must be a finite number >= 0");
+  if (r.checkpointEvery < 0)
+    return fail("--checkpoint-every=" + llvm::Twine(r.checkpointEvery) +
+                ": must be >= 0 (0: at the end of each epoch only)");
+  if (r.checkpointEvery > 0 && r.saveCheckpoint.empty())
+    return fail("--checkpoint-every needs --save-checkpoint=DIR");
+  for (const std::string &spec : runSpecs) {
+    auto o = parseRun(r, spec);
+    if (!o)
+      return fail("bad --run '" + spec + "': " + llvm::toString(o.takeError()));
+    if (std::string why = o->rewrite.validate(); !why.empty()) {
+      // A bad scale option names its flag; a run that cannot be (bf16 with
+      // loss scaling) names the run.
+      llvm::StringRef text(why);
+      if (text.starts_with("loss-scale=") || text.starts_with("precision="))
+        return fail("--run '" + spec + "': " + why);
+      return fail("--" + why);
+    }
+    configs.push_back(*o);
+  }
+  // Twice the same run, also under two spellings (f16 and f16+none with
+  // loss-scale auto, f32 and f32+none, ...).
+  for (size_t i = 0; i < runSpecs.size(); ++i)
+    for (size_t j = 0; j < i; ++j) {
+      if (runSpecs[i] == runSpecs[j])
+        return fail("--run '" + runSpecs[i] + "' is given twice");
+      if (configs[i].rewrite.runName() == configs[j].rewrite.runName())
+        return fail("--run '" + runSpecs[j] + "' and '" + runSpecs[i] +
+                    "' are the same run (" + configs[i].rewrite.runName() +
+                    ")");
+    }
+  if (r.data != "fashion-mnist" && r.data != "synthetic")
+    return fail("--data=" + r.data + ": must be fashion-mnist or synthetic");
+  if (r.syntheticExamples < 0 || r.classes < 0)
+    return fail("--synthetic-examples and --classes must be >= 1 (or 0: "
+                "their defaults)");
+  if (!(r.checkGradientsTolerance > 0))
+    return fail("--check-gradients-tolerance=" +
+                numberText(r.checkGradientsTolerance) + ": must be > 0");
+  if (r.device != "cpu" && r.device != "cuda")
+    return fail("--device=" + r.device + ": must be cpu or cuda");
+  if (r.device == "cpu" && r.tensorCoresGiven)
+    return fail("--tensor-cores is for --device=cuda");
+  if (r.device == "cuda" && r.threadsGiven)
+    return fail("--threads is for --device=cpu");
+  // OpenMP's num_threads is an int, and libomp aborts the process when it
+  // cannot create the threads: a bound well above any core count.
+  constexpr unsigned kMaxThreads = 256;
+  if (r.threads > kMaxThreads)
+    return fail("--threads=" + llvm::Twine(r.threads) +
+                ": must be 0 (every core) or 1.." + llvm::Twine(kMaxThreads) +
+                " (this machine has " +
+                llvm::Twine(std::thread::hardware_concurrency()) +
+                " hardware threads)");
+
+  // 1b. Data parallelism: MPI_Init before anything is loaded, so that every
+  // rank fails or runs alike; ranks other than 0 print nothing on stdout.
+  if (r.dataParallel != "auto" && r.dataParallel != "on" &&
+      r.dataParallel != "off")
+    return fail("--data-parallel=" + r.dataParallel +
+                ": must be auto, on or off");
+  if (r.dpReducePrecision != "f32" && r.dpReducePrecision != "low")
+    return fail("--dp-reduce-precision=" + r.dpReducePrecision +
+                ": must be f32 or low");
+  if (!(r.dpTimeout >= 0))
+    return fail("--dp-timeout=" + numberText(r.dpTimeout) + ": must be >= 0");
+  std::optional<int> launched = launcherWorldSize();
+  bool useMpi = r.dataParallel == "on" ||
+                (r.dataParallel == "auto" && launched && *launched > 1);
+  if (r.dataParallel == "off" && launched && *launched > 1)
+    return fail("started by an MPI launcher with " + llvm::Twine(*launched) +
+                " ranks but --data-parallel=off: every rank would train "
+                "alone; drop the flag, or start one process");
+  InjectionPlan injection;
+  if (!r.testInject.empty()) {
+    auto parsed = parseInjection(r.testInject);
+    if (!parsed)
+      return fail("--test-inject=" + r.testInject + ": " +
+                  llvm::toString(parsed.takeError()));
+    if (!useMpi)
+      return fail("--test-inject is a data-parallel test hook: start amp-run "
+                  "with mpirun or pass --data-parallel=on");
+    injection = *parsed;
+  }
+  if (useMpi) {
+    if (r.device != "cpu")
+      return fail("--device=" + r.device +
+                  ": data-parallel training runs on the CPU; the GPU path "
+                  "(NCCL or CUDA-aware MPI) is planned in "
+                  "docs/distributed.md");
+    if (checkGradients)
+      return fail(r.dataParallel == "on"
+                      ? "--check-gradients runs on one process: drop "
+                        "--data-parallel=on"
+                      : "--check-gradients runs on one process: start it "
+                        "without mpirun");
+    MpiContextOptions mpiOptions;
+    mpiOptions.stepTimeoutSeconds = r.dpTimeout;
+    auto created = createMpiContext(mpiOptions);
+    if (!created)
+      return fail((r.dataParallel == "on"
+                       ? "--data-parallel=on: "
+                       : "started by mpirun with " + std::to_string(*launched) +
+                             " ranks: ") +
+                  llvm::toString(created.takeError()));
+    mpi = std::move(*created);
+    dp = mpi.get();
+    if (injection.rank >= dp->worldSize())
+      return fail("--test-inject=" + r.testInject + ": there is no rank " +
+                  llvm::Twine(injection.rank) + " of " +
+                  llvm::Twine(dp->worldSize()));
+    for (TrainOptions &o : configs) {
+      DataParallelRun run;
+      run.context = dp;
+      run.bucket = r.dpBucket;
+      run.lowPrecisionReduce = r.dpReducePrecision == "low";
+      run.injection = injection;
+      o.dataParallel = run;
+    }
+    if (!dp->reports()) {
+      out.flush();
+      int null = open("/dev/null", O_WRONLY);
+      if (null >= 0) {
+        dup2(null, STDOUT_FILENO);
+        close(null);
+      }
+    }
+  }
+
+  // 1c. Every output path, before anything is loaded or trained.
+  if (std::optional<int> failed = checkOutputs())
+    return failed;
+
+  // 2. The device.
+  if (r.device == "cuda") {
+    CudaBackendOptions cuda;
+    cuda.tensorCores = r.tensorCores;
+    auto gpu = createCudaBackend(cuda);
+    if (!gpu)
+      return fail("--device=cuda: " + llvm::toString(gpu.takeError()));
+    backend = std::move(*gpu);
+  } else {
+    backend = createCpuBackend(LowerToLLVMConfig{r.threads});
+  }
+
+  // 3. The step, and every run planned on it.
+  DialectRegistry registry;
+  registerAllDialectsAndExtensions(registry);
+  context = std::make_unique<MLIRContext>(registry);
+  // Diagnostics name the location; they do not dump the whole function.
+  context->printOpOnDiagnostic(false);
+  diagnostics =
+      std::make_unique<SourceMgrDiagnosticHandler>(sourceMgr, context.get());
+  module = parseSourceFile<ModuleOp>(r.stepPath, sourceMgr, context.get());
+  if (!module)
+    return fail("cannot parse " + r.stepPath);
+  for (size_t i = 0; i < configs.size(); ++i) {
+    auto plan = planRun(*module, configs[i]);
+    if (!plan)
+      return fail(runLabel(runSpecs[i]) + llvm::toString(plan.takeError()));
+    plans.push_back(*plan);
+  }
+  for (const std::string &note : plans.front().notes)
+    out << "amp-run: note: " << note << "\n";
+  if (dp)
+    out << "amp-run: data-parallel over " << dp->worldSize()
+        << (dp->worldSize() == 1 ? " rank" : " ranks")
+        << " (MPI), global batch " << plans[0].globalBatch << " = "
+        << dp->worldSize() << " x " << plans[0].batch << "\n";
+  if (r.emulateRanks > 1)
+    out << "amp-run: one process reproducing " << r.emulateRanks
+        << " data-parallel ranks: every sum over the batch in "
+        << r.emulateRanks << " chunks, batch " << plans[0].batch << " = "
+        << r.emulateRanks << " x " << plans[0].batch / r.emulateRanks << "\n";
+  return std::nullopt;
+}
+
+std::optional<int> Session::loadData() {
+  const RunRequest &r = request;
+  if (r.data == "synthetic") {
+    int64_t batch = 0;
+    for (const RunPlan &p : plans)
+      batch = std::max(batch, p.batch);
+    int64_t examples =
+        r.syntheticExamples > 0 ? r.syntheticExamples : 64 * batch;
+    int32_t numClasses = r.classes > 0      ? r.classes
+                         : plans[0].classes ? *plans[0].classes
+                                            : 10;
+    const RunPlan &plan = plans[0];
+    if (!plan.needsStepData()) {
+      // Both sets (test: a quarter) as f32 values plus an i32 label each,
+      // checked before they are allocated.
+      uint64_t values = static_cast<uint64_t>(plan.valuesPerExample);
+      uint64_t perExample = values * 4 + 4, memory = physicalMemoryBytes();
+      if (values > (UINT64_MAX / 8) / static_cast<uint64_t>(examples) ||
+          (memory &&
+           perExample * static_cast<uint64_t>(examples) / 4 * 5 > memory))
+        return fail("--synthetic-examples=" + llvm::Twine(examples) +
+                    ": the synthetic data (" + llvm::Twine(examples) +
+                    " examples of " + llvm::Twine(values) +
+                    " f32 values, plus a test set of a quarter) does not fit "
+                    "in this machine's memory");
+      out << "amp-run: synthetic data, " << examples << " training examples of "
+          << plan.valuesPerExample << " values, " << numClasses << " classes\n";
+      trainSet = makeSyntheticDataset(examples, plan.valuesPerExample,
+                                      numClasses, r.seed);
+      testSet =
+          makeSyntheticDataset(std::max<int64_t>(examples / 4, numClasses),
+                               plan.valuesPerExample, numClasses, r.seed + 1);
+    } else {
+      // Data of the step's own inputs and target (Dataset::inputs).
+      if (r.syntheticIntRange < 0)
+        return fail(
+            "--synthetic-int-range=" + llvm::Twine(r.syntheticIntRange) +
+            ": must be >= 1 (or 0: from the step)");
+      std::vector<SyntheticInput> inputs;
+      std::string description;
+      uint64_t values = 0;
+      for (const RunPlan::Input &in : plan.inputs) {
+        SyntheticInput s;
+        s.valuesPerExample = in.valuesPerExample;
+        s.integer = in.integer;
+        std::string what =
+            llvm::formatv("argument #{0} ({1}): {2} ", in.argument, in.type,
+                          in.valuesPerExample)
+                .str();
+        if (in.integer) {
+          if (r.syntheticIntRange > 0 && in.indexBound &&
+              r.syntheticIntRange > *in.indexBound)
+            return fail(
+                "--synthetic-int-range=" + llvm::Twine(r.syntheticIntRange) +
+                ": the integer input argument #" + llvm::Twine(in.argument) +
+                " (" + in.type + ") indexes a table of " +
+                llvm::Twine(*in.indexBound) + " rows; values from [0, " +
+                llvm::Twine(r.syntheticIntRange) + ") would read past it");
+          s.intRange = r.syntheticIntRange > 0 ? r.syntheticIntRange
+                       : in.indexBound         ? *in.indexBound
+                                               : 2;
+          what += "integers from [0, " + std::to_string(s.intRange) + ")";
+          if (r.syntheticIntRange > 0)
+            what += " (--synthetic-int-range)";
+          else if (in.indexBound)
+            what += " (the rows of the table it indexes)";
+          else
+            out << "amp-run: note: the integer input argument #" << in.argument
+                << " (" << in.type
+                << ") indexes no table amp-run can see; its "
+                   "synthetic values are drawn from [0, 2) "
+                   "(--synthetic-int-range=N: [0, N))\n";
+        } else {
+          what += "f32 values from U[0, 1)";
+        }
+        description += "\n  " + what;
+        values += static_cast<uint64_t>(in.valuesPerExample);
+        inputs.push_back(s);
+      }
+      if (plan.targetValues) {
+        description += llvm::formatv("\n  target ({0}): {1} values "
+                                     "tanh(a fixed random function of the "
+                                     "inputs)",
+                                     plan.targetType, *plan.targetValues)
+                           .str();
+        values += static_cast<uint64_t>(*plan.targetValues);
+      }
+      // Every value is stored as 4 or 8 bytes, plus a label per example.
+      uint64_t memory = physicalMemoryBytes();
+      if (values > (UINT64_MAX / 16) / static_cast<uint64_t>(examples) ||
+          (memory &&
+           (values * 8 + 4) * static_cast<uint64_t>(examples) / 4 * 5 > memory))
+        return fail("--synthetic-examples=" + llvm::Twine(examples) +
+                    ": the synthetic data (" + llvm::Twine(examples) +
+                    " examples of " + llvm::Twine(values) +
+                    " values, plus a test set of a quarter) does not fit "
+                    "in this machine's memory");
+      out << "amp-run: synthetic data, " << examples << " training examples";
+      if (!plan.targetValues)
+        out << ", " << numClasses << " classes";
+      out << ":" << description << "\n";
+      trainSet = makeSyntheticStepDataset(examples, inputs, plan.targetValues,
+                                          numClasses, r.seed, r.seed);
+      testSet = makeSyntheticStepDataset(
+          std::max<int64_t>(examples / 4, numClasses), inputs,
+          plan.targetValues, numClasses, r.seed + 1, r.seed);
+    }
+  } else {
+    std::string dir = r.dataDir;
+    if (dir.empty()) {
+      const char *env = std::getenv("AMP_DATA_DIR");
+      dir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
+    }
+    out << "amp-run: loading " << dir << "\n";
+    out.flush();
+    auto train = loadFashionMnist(dir, /*train=*/true);
+    if (!train)
+      return fail(llvm::toString(train.takeError()));
+    auto test = loadFashionMnist(dir, /*train=*/false);
+    if (!test)
+      return fail(llvm::toString(test.takeError()));
+    trainSet = std::move(*train);
+    testSet = std::move(*test);
+  }
+  for (size_t i = 0; i < plans.size(); ++i)
+    if (llvm::Error e = checkRunAgainstData(plans[i], *trainSet, *testSet))
+      return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(e)));
+  return std::nullopt;
+}
+
+int mlir::amp::runtime::runRequest(const RunRequest &request,
+                                   llvm::raw_ostream &out,
+                                   llvm::raw_ostream &err) {
+  switch (request.mode) {
+  case RunRequest::Mode::CheckGradients:
+    return checkGradientsMode(request, out, err);
+  case RunRequest::Mode::EvalOnly:
+    return evaluateOnly(request, out, err);
+  case RunRequest::Mode::Train:
+    break;
+  }
+  return trainRuns(request, out, err);
+}

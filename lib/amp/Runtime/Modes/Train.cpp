@@ -1,0 +1,214 @@
+//===- Train.cpp - amp-run's training mode --------------------------------===//
+//
+// Every run over its seeds, one table row per run; on SIGINT or SIGTERM the
+// step in flight finishes, the run writes its checkpoint (if asked), the
+// table shows the finished runs and the interrupted one, runs that never
+// started write nothing, and the status is 128 + the signal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Session.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+
+using namespace mlir;
+using namespace mlir::amp;
+using namespace mlir::amp::runtime;
+
+namespace {
+/// A run over its seeds.
+struct RunSeries {
+  std::vector<RunResult> seeds; ///< one result per seed, in order
+  RunResult mean() const {
+    RunResult m = seeds.front();
+    auto avg = [&](auto field) {
+      double sum = 0;
+      for (const RunResult &r : seeds)
+        sum += static_cast<double>(r.*field);
+      return sum / static_cast<double>(seeds.size());
+    };
+    m.finalTrainLoss = avg(&RunResult::finalTrainLoss);
+    m.testAccuracy = avg(&RunResult::testAccuracy);
+    m.finalLossScale = avg(&RunResult::finalLossScale);
+    m.skippedSteps =
+        static_cast<int64_t>(std::llround(avg(&RunResult::skippedSteps)));
+    m.msPerStep = avg(&RunResult::msPerStep);
+    for (const RunResult &r : llvm::drop_begin(seeds)) {
+      m.underflowFlushed += r.underflowFlushed;
+      m.underflowTotal += r.underflowTotal;
+      m.interrupted |= r.interrupted;
+    }
+    return m;
+  }
+  /// Sample standard deviation of the test accuracy (0 for one seed).
+  double accuracySd() const {
+    if (seeds.size() < 2)
+      return 0;
+    double mean = this->mean().testAccuracy, sum = 0;
+    for (const RunResult &r : seeds)
+      sum += (r.testAccuracy - mean) * (r.testAccuracy - mean);
+    return std::sqrt(sum / static_cast<double>(seeds.size() - 1));
+  }
+};
+
+/// The signal that asked the runs to stop (0: none).
+volatile std::sig_atomic_t stopSignal = 0;
+extern "C" void onStopSignal(int signal) { stopSignal = signal; }
+
+/// SIGINT and SIGTERM set `stopSignal` while training (a second one ends
+/// the process as usual); the previous handlers come back afterwards.
+class StopSignals {
+public:
+  StopSignals() {
+    stopSignal = 0;
+    struct sigaction action = {};
+    action.sa_handler = onStopSignal;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &oldInt);
+    sigaction(SIGTERM, &action, &oldTerm);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &oldInt, nullptr);
+    sigaction(SIGTERM, &oldTerm, nullptr);
+  }
+
+private:
+  struct sigaction oldInt = {}, oldTerm = {};
+};
+} // namespace
+
+/// The table: one row per finished (or interrupted) run, the mean over its
+/// seeds.
+static void printTable(const RunRequest &request,
+                       const std::vector<RunSeries> &series,
+                       llvm::raw_ostream &out) {
+  bool spread = request.seeds > 1;
+  out << "\n"
+      << llvm::format("%-16s %12s %10s", "run", "train loss", "test acc");
+  if (spread)
+    out << llvm::format(" %8s", "acc sd");
+  out << llvm::format(" %12s %8s %8s %10s\n", "loss scale", "skipped", "steps",
+                      "ms/step");
+  bool interrupted = false;
+  for (const RunSeries &s : series) {
+    RunResult r = s.mean();
+    interrupted |= r.interrupted;
+    char scaleText[32] = "-";
+    if (r.finalLossScale > 0)
+      std::snprintf(scaleText, sizeof(scaleText), "%g", r.finalLossScale);
+    std::string acc = r.testAccuracy >= 0
+                          ? llvm::formatv("{0:F4}", r.testAccuracy).str()
+                          : "-";
+    std::string name = r.name + (r.interrupted ? " *" : "");
+    // Fixed point while it fits the column, else exponent form.
+    const char *lossFormat = std::fabs(r.finalTrainLoss) < 1e6
+                                 ? "%-16s %12.4f %10s"
+                                 : "%-16s %12.4e %10s";
+    out << llvm::format(lossFormat, name.c_str(), r.finalTrainLoss,
+                        acc.c_str());
+    if (spread)
+      out << llvm::format(
+          " %8s", r.testAccuracy >= 0
+                      ? llvm::formatv("{0:F4}", s.accuracySd()).str().c_str()
+                      : "-");
+    out << llvm::format(" %12s %8lld %8lld %10.2f\n", scaleText,
+                        (long long)r.skippedSteps, (long long)r.steps,
+                        r.msPerStep);
+  }
+  out << "(train loss: the mean loss of the last epoch's steps; test acc: "
+         "after the last epoch)\n";
+  if (interrupted)
+    out << "(*: interrupted by a signal; its train loss is the mean over "
+           "the steps of the epoch it stopped in)\n";
+  if (spread)
+    out << "(means over " << request.seeds << " seeds: --seed=" << request.seed
+        << " to " << request.seed + request.seeds - 1 << ")\n";
+  if (request.rewrite.underflowStats) {
+    out << "\nbackward values flushed to zero/subnormal when "
+           "rounded to f16 (bf16 for bf16 runs), whole run:\n";
+    for (const RunSeries &s : series) {
+      RunResult r = s.mean();
+      out << llvm::format(
+          "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
+          (long long)r.underflowFlushed, (long long)r.underflowTotal,
+          r.underflowTotal
+              ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
+              : 0.0);
+    }
+  }
+  out.flush();
+}
+
+int mlir::amp::runtime::trainRuns(const RunRequest &request,
+                                  llvm::raw_ostream &out,
+                                  llvm::raw_ostream &err) {
+  Session session(request, out, err);
+  if (std::optional<int> failed = session.prepare())
+    return *failed;
+  if (std::optional<int> failed = session.loadData())
+    return *failed;
+
+  // The runs; when one fails, the table of those that finished, then why.
+  StopSignals signals;
+  std::vector<RunSeries> results;
+  int64_t stepsHere = 0;
+  auto stopped = [&]() -> int {
+    int signal = stopSignal;
+    if (!results.empty())
+      printTable(request, results, out);
+    err << "amp-run: stopped by " << (signal == SIGTERM ? "SIGTERM" : "SIGINT")
+        << "\n";
+    return 128 + signal;
+  };
+  for (size_t i = 0; i < session.configs.size(); ++i) {
+    RunSeries series;
+    for (int k = 0; k < request.seeds; ++k) {
+      if (stopSignal) {
+        if (!series.seeds.empty())
+          results.push_back(std::move(series));
+        return stopped();
+      }
+      TrainOptions o = session.configs[i];
+      session.outputsFor(i, request.seed + static_cast<uint64_t>(k), o);
+      o.stopRequested = [] { return stopSignal != 0; };
+      // The test hook counts the steps this process trains, over all runs.
+      o.testSignalAtStep = request.testSignalAtStep > stepsHere
+                               ? request.testSignalAtStep - stepsHere
+                               : 0;
+      out << "amp-run: run " << session.runSpecs[i];
+      if (request.seeds > 1)
+        out << " seed " << o.seed;
+      out << " (" << o.epochs << (o.epochs == 1 ? " epoch" : " epochs");
+      if (!o.resumeDir.empty())
+        out << ", resumed from " << o.resumeDir;
+      out << ")\n";
+      out.flush();
+      auto r = train(*session.module, o, *session.backend, *session.trainSet,
+                     *session.testSet, out);
+      if (!r) {
+        std::string error = llvm::toString(r.takeError());
+        if (!results.empty())
+          printTable(request, results, out);
+        std::string name = session.runSpecs[i];
+        if (request.seeds > 1)
+          name += ".seed" + std::to_string(o.seed);
+        return session.fail("run " + name + ": " + error);
+      }
+      series.seeds.push_back(*r);
+      stepsHere += r->steps - r->resumedAtStep;
+      if (r->interrupted) {
+        results.push_back(std::move(series));
+        return stopped();
+      }
+    }
+    results.push_back(std::move(series));
+  }
+  printTable(request, results, out);
+  return 0;
+}

@@ -1,0 +1,10 @@
+// A user's IDX data whose test split lacks the top class (issue 30): the
+// dataset's classes come from both splits, so it trains (it was refused:
+// "the dataset has 9 classes", counted from the test labels only).
+// RUN: rm -rf %t.idx && python3 %S/Inputs/make-idx.py %t.idx 256 10 20 9
+// RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --data-dir=%t.idx --progress=false | FileCheck %s
+// CHECK: f32{{ +}}{{[0-9.]+}}{{ +}}{{[0-9.]+}}{{ +}}-{{ +}}0{{ +}}2
+// A test split with a label the logits do not have is refused.
+// RUN: rm -rf %t.idx11 && python3 %S/Inputs/make-idx.py %t.idx11 256 10 20 11
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --data-dir=%t.idx11 2>&1 | FileCheck %s --check-prefix=MORE
+// MORE: amp-run: run f32: the eval step returns 10 logits per example but the dataset has 11 classes (the largest label of either split + 1)
