@@ -198,10 +198,29 @@ llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
 /// agree on the run (DataParallelContext::agree); rank 0 writes the CSV and
 /// the progress; every rank evaluates (same parameters, so the same
 /// accuracy; the time between steps stays the same on every rank); the stop
-/// rules read reduced values, so every rank stops at the same step.
+/// rules read reduced values, so every rank stops at the same step; their
+/// errors are StopRuleError.
 llvm::Expected<RunResult> train(ModuleOp module, const TrainOptions &options,
                                 Backend &backend, const Dataset &trainSet,
                                 const Dataset &testSet, llvm::raw_ostream &log);
+
+/// The error of a run that a stop rule ended (a non-finite loss, the loss
+/// scale at its floor, too many consecutive skipped steps, every step
+/// skipped). The rules read only values every data-parallel rank shares (the
+/// all-reduced loss, the found-inf flag, the scale, the parameters that
+/// every rank updates alike), so every rank stops at the same step with the
+/// same message, and a driver can end the ranks together (one message, no
+/// MPI_Abort) instead of as a rank that failed alone.
+class StopRuleError : public llvm::ErrorInfo<StopRuleError> {
+public:
+  static char ID;
+  explicit StopRuleError(std::string message) : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  std::string message;
+};
 
 /// What `evaluate` measured.
 struct EvalResult {

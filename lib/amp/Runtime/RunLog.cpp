@@ -12,8 +12,9 @@ using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::runtime;
 
-static llvm::Error makeError(const llvm::Twine &msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
+/// A stop rule's error (Trainer.h).
+static llvm::Error stopRule(const llvm::Twine &msg) {
+  return llvm::make_error<StopRuleError>(msg.str());
 }
 
 /// A value as printf's %g writes it (1, 0.5, 5.96046e-08): the log.
@@ -108,50 +109,50 @@ llvm::Error RunLog::record(const StepRecord &step) {
     if (step.nonFiniteParam)
       return llvm::joinErrors(
           publish(),
-          makeError(where + ": the loss is non-finite (" + kind +
-                    ") because the parameters became non-finite in step " +
-                    std::to_string(result.steps - 1) + "'s update (argument #" +
-                    std::to_string(*step.nonFiniteParam) + " first): " +
-                    (shape.checksOverflow
-                         ? "its gradients were finite, so the update itself "
-                           "overflowed (check the learning rate)"
-                         : "this run checks no gradient for overflow, so "
-                           "non-finite gradients reach the update (a run with "
-                           "loss scaling, e.g. --run=" +
-                               precision +
-                               "+dynamic, skips such steps); stopping")));
+          stopRule(where + ": the loss is non-finite (" + kind +
+                   ") because the parameters became non-finite in step " +
+                   std::to_string(result.steps - 1) + "'s update (argument #" +
+                   std::to_string(*step.nonFiniteParam) + " first): " +
+                   (shape.checksOverflow
+                        ? "its gradients were finite, so the update itself "
+                          "overflowed (check the learning rate)"
+                        : "this run checks no gradient for overflow, so "
+                          "non-finite gradients reach the update (a run with "
+                          "loss scaling, e.g. --run=" +
+                              precision +
+                              "+dynamic, skips such steps); stopping")));
     return llvm::joinErrors(
         publish(),
-        makeError(where + ": the loss itself is non-finite (" + kind +
-                  "): the forward pass overflowed, which does not depend on "
-                  "the loss scale, so backing off cannot help; stopping "
-                  "(check the input, the learning rate and which ops run "
-                  "in " +
-                  precision + ")"));
+        stopRule(where + ": the loss itself is non-finite (" + kind +
+                 "): the forward pass overflowed, which does not depend on "
+                 "the loss scale, so backing off cannot help; stopping "
+                 "(check the input, the learning rate and which ops run "
+                 "in " +
+                 precision + ")"));
   }
   if (step.foundInf && shape.dynamicScale &&
       step.scaleUsed <= static_cast<float>(options.rewrite.minScale)) {
     clearLiveLine();
     return llvm::joinErrors(
         publish(),
-        makeError(where + ": the loss scale is at its floor (" +
-                  formatScale(options.rewrite.minScale) +
-                  ", --min-scale) and the gradients still overflow (" +
-                  llvm::Twine(step.consecutiveSkips) +
-                  " consecutive skipped steps): backing off cannot help; "
-                  "stopping"));
+        stopRule(where + ": the loss scale is at its floor (" +
+                 formatScale(options.rewrite.minScale) +
+                 ", --min-scale) and the gradients still overflow (" +
+                 llvm::Twine(step.consecutiveSkips) +
+                 " consecutive skipped steps): backing off cannot help; "
+                 "stopping"));
   }
   if (step.foundInf && shape.hasScale && !shape.dynamicScale &&
       step.consecutiveSkips >= kMaxConsecutiveStaticSkips) {
     clearLiveLine();
     return llvm::joinErrors(
         publish(),
-        makeError(where + ": " + llvm::Twine(step.consecutiveSkips) +
-                  " consecutive steps overflowed at the static loss scale " +
-                  formatScale(step.scaleUsed) +
-                  ", so none of them updated the parameters; stopping "
-                  "(lower --init-scale, or use dynamic loss scaling, "
-                  "which backs off)"));
+        stopRule(where + ": " + llvm::Twine(step.consecutiveSkips) +
+                 " consecutive steps overflowed at the static loss scale " +
+                 formatScale(step.scaleUsed) +
+                 ", so none of them updated the parameters; stopping "
+                 "(lower --init-scale, or use dynamic loss scaling, "
+                 "which backs off)"));
   }
   progressLine(step);
   return llvm::Error::success();
@@ -239,9 +240,9 @@ llvm::Error RunLog::finish() {
   if (result.steps > 0 && result.skippedSteps == result.steps)
     return llvm::joinErrors(
         publish(),
-        makeError("every step of the run (" + llvm::Twine(result.steps) +
-                  " of " + llvm::Twine(result.steps) +
-                  ") overflowed and was skipped: the parameters never "
-                  "changed (lower --init-scale, or check the step)"));
+        stopRule("every step of the run (" + llvm::Twine(result.steps) +
+                 " of " + llvm::Twine(result.steps) +
+                 ") overflowed and was skipped: the parameters never "
+                 "changed (lower --init-scale, or check the step)"));
   return publish();
 }

@@ -32,6 +32,8 @@ using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::runtime;
 
+char StopRuleError::ID = 0;
+
 static llvm::Error makeError(const llvm::Twine &msg) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), msg);
 }

@@ -9,6 +9,20 @@
 // FAIL: amp-run (rank 1): run f32: test injection: rank 1 fails before step 2
 // FAIL: exit status {{[1-9]}}
 //
+// A stop rule (here a NaN loss injected on rank 1 at step 2: the loss is
+// all-reduced, so it is NaN on every rank) ends every rank at the same step:
+// one message, from rank 0, and no MPI_Abort; with mpirun -q not even Open
+// MPI's exit banner.
+// RUN: python3 %S/../Inputs/run-bounded.py 300 %mpirun -q -np 2 amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --max-steps=3 --progress=false --test-inject=loss-nan@1:2 > %t.nan 2>&1
+// RUN: FileCheck %s --check-prefix=NAN < %t.nan
+// NAN-NOT: MPI_ABORT
+// NAN-NOT: (rank
+// NAN: amp-run: run f32: step 2 (epoch 1): the loss itself is non-finite (NaN): {{.*}} [on all 2 ranks: {{.*}}]
+// NAN-NOT: non-finite
+// NAN-NOT: MPI_ABORT
+// NAN-NOT: ----
+// NAN: exit status 1
+//
 // A rank stops before a step and never comes back: the watchdog of every
 // rank ends the job once no step has finished for --dp-timeout seconds.
 // RUN: python3 %S/../Inputs/run-bounded.py 300 %mpirun -np 2 amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --max-steps=3 --progress=false --test-inject=hang@1:2 --dp-timeout=3 > %t.hang 2>&1

@@ -50,6 +50,20 @@ int Session::fail(const llvm::Twine &message) {
   return 1;
 }
 
+int Session::failOnEveryRank(const llvm::Twine &message) {
+  if (!dp || dp->worldSize() <= 1)
+    return fail(message);
+  out.flush();
+  dp->trainingEnded(); // the watchdog: no step is coming
+  if (dp->rank() == 0) {
+    err << "amp-run: " << message << " [on all " << dp->worldSize()
+        << " ranks: the rule reads the loss and the overflow flag the ranks "
+           "all-reduce, so every rank stopped at this step]\n";
+    err.flush();
+  }
+  return 1;
+}
+
 std::string Session::runLabel(const std::string &spec) const {
   switch (request.mode) {
   case RunRequest::Mode::CheckGradients:

@@ -50,6 +50,11 @@ struct Session {
 
   /// Prints "amp-run: <message>" (data-parallel: ends the job) and returns 1.
   int fail(const llvm::Twine &message);
+  /// For a failure that every data-parallel rank meets at the same point
+  /// (StopRuleError): rank 0 alone prints the message, every rank returns 1
+  /// and finalizes MPI as usual (no MPI_Abort, whose banner and killed peers
+  /// would hide the message). One process: `fail`.
+  int failOnEveryRank(const llvm::Twine &message);
   /// "run <spec>: ", or "--check-gradients: " / "--eval-only: ".
   std::string runLabel(const std::string &spec) const;
   /// Fills `o`'s per-run outputs (CSV, state digest, checkpoint, resume)

@@ -192,13 +192,26 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
       auto r = train(*session.module, o, *session.backend, *session.trainSet,
                      *session.testSet, out);
       if (!r) {
-        std::string error = llvm::toString(r.takeError());
+        // A stop rule ends every data-parallel rank at the same step: they
+        // end together; any other error is this rank's alone.
+        bool everyRank = true;
+        std::string error;
+        llvm::handleAllErrors(
+            r.takeError(),
+            [&](const StopRuleError &stop) {
+              error += (error.empty() ? "" : "\n") + stop.message;
+            },
+            [&](const llvm::ErrorInfoBase &other) {
+              everyRank = false;
+              error += (error.empty() ? "" : "\n") + other.message();
+            });
         if (!results.empty())
           printTable(request, results, out);
         std::string name = session.runSpecs[i];
         if (request.seeds > 1)
           name += ".seed" + std::to_string(o.seed);
-        return session.fail("run " + name + ": " + error);
+        return everyRank ? session.failOnEveryRank("run " + name + ": " + error)
+                         : session.fail("run " + name + ": " + error);
       }
       series.seeds.push_back(*r);
       stepsHere += r->steps - r->resumedAtStep;
