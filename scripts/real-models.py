@@ -34,7 +34,7 @@ cost more than --quick-gflop (default 1): the number of parameters times the
 forward's GFLOP per example (the check runs 10 forwards per parameter; CI's
 time budget), and says so in the table; it also skips the NVVM lowering of models with more
 than --quick-nvvm-ops (default 1000) ops (one kernel per op, each compiled
-by LLVM's NVPTX back end: MobileNetV3's takes tens of minutes). --no-check
+by LLVM's NVPTX back end: MobileNetV3's takes about 3 minutes). --no-check
 skips only the grad
 check. --md=FILE also writes the table as Markdown.
 """
