@@ -50,9 +50,9 @@
 // IDS: amp-run: synthetic data, 256 training examples, 2 classes:
 // IDS-NEXT: argument #2 (tensor<4x3xi64>): 3 integers from [0, 3) (the rows of the table it indexes)
 // IDS-NEXT: argument #3 (tensor<4x2xf32>): 2 f32 values from U[0, 1)
-// IDS: f32{{ +}}0.{{[0-9]+}}{{ +}}0.{{[0-9]+}}{{ +}}-{{ +}}0{{ +}}20
-// IDS-NEXT: f16 + dynamic{{ +}}0.{{[0-9]+}}{{ +}}0.{{[0-9]+}}{{ +}}32768{{ +}}0{{ +}}20
-// IDS-NEXT: bf16{{ +}}0.{{[0-9]+}}{{ +}}0.{{[0-9]+}}{{ +}}-{{ +}}0{{ +}}20
+// IDS: f32{{ +}}{{[0-9]}}.{{[0-9]+}}{{ +}}0.{{[0-9]+}}{{ +}}-{{ +}}0{{ +}}20
+// IDS-NEXT: f16 + dynamic{{ +}}{{[0-9]}}.{{[0-9]+}}{{ +}}0.{{[0-9]+}}{{ +}}32768{{ +}}0{{ +}}20
+// IDS-NEXT: bf16{{ +}}{{[0-9]}}.{{[0-9]+}}{{ +}}0.{{[0-9]+}}{{ +}}-{{ +}}0{{ +}}20
 // RUN: amp-run %t.ids.mlir --data=synthetic --check-gradients | FileCheck %s --check-prefix=PASS
 // RUN: amp-run %t.ids.mlir --data=synthetic --synthetic-int-range=2 --run=f32 --max-steps=2 2>/dev/null | FileCheck %s --check-prefix=RANGE
 // RANGE: argument #2 (tensor<4x3xi64>): 3 integers from [0, 2) (--synthetic-int-range)

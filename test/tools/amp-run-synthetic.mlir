@@ -10,4 +10,4 @@
 // RUN: cut -d, -f1-6 %t.b.csv > %t.b.cut
 // RUN: diff %t.a.cut %t.b.cut
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=imagenet 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: amp-run: --data=imagenet: must be fashion-mnist or synthetic
+// BAD: amp-run: --data=imagenet: must be fashion-mnist, synthetic, idx:DIR or npy:TRAIN_X,TRAIN_Y[,TEST_X,TEST_Y]

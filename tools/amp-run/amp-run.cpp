@@ -72,11 +72,17 @@ static cl::opt<int64_t> maxSteps(
     cl::init(0), cl::cat(ampRunCategory));
 static cl::opt<std::string> dataSource(
     "data",
-    cl::desc("Training data: fashion-mnist (Debian's IDX files, --data-dir) "
+    cl::desc("Training data: fashion-mnist (Debian's IDX files, --data-dir); "
+             "idx:DIR (any MNIST-format directory: train-images-idx3-ubyte, "
+             "train-labels-idx1-ubyte, t10k-..., gzip or not); "
+             "npy:TRAIN_X,TRAIN_Y[,TEST_X,TEST_Y] (NumPy .npy: float32, "
+             "float64 or uint8 inputs, uint8 scaled by 1/255; int32, int64 or "
+             "uint8 labels, or float targets of the step's target shape; "
+             "without test files the eval step runs on the training set); "
              "or synthetic (seeded data of the step's own inputs: U[0, 1) "
-             "floats, integers in --synthetic-int-range; uniform labels, "
-             "regression targets of the target's shape; for throughput and "
-             "other models) (default: fashion-mnist)"),
+             "floats, integers in --synthetic-int-range; labels and targets "
+             "per --synthetic-labels) (docs/data-and-checkpoints.md) "
+             "(default: fashion-mnist)"),
     cl::init("fashion-mnist"), cl::cat(ampRunCategory));
 static cl::opt<int64_t> syntheticExamples(
     "synthetic-examples",
@@ -90,6 +96,13 @@ static cl::opt<int64_t> syntheticIntRange(
              "them, e.g. an embedding's vocabulary; 2 when nothing bounds "
              "them)"),
     cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<std::string> syntheticLabels(
+    "synthetic-labels",
+    cl::desc("--data=synthetic: teacher (each label the argmax of a fixed "
+             "random linear map of the example's inputs, so a model can "
+             "learn it) or random (uniform, independent of the inputs: for "
+             "throughput only) (default: teacher)"),
+    cl::init("teacher"), cl::cat(ampRunCategory));
 static cl::opt<int> classes(
     "classes",
     cl::desc("--data=synthetic: label classes (default: the eval step's "
@@ -249,6 +262,19 @@ static cl::opt<std::string> resume(
              "precision or loss-scale configuration is refused (default: "
              "none)"),
     cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<std::string> saveModel(
+    "save-model",
+    cl::desc("After training, write the forward model the step was built "
+             "from (--model) with the trained weights in its dense_resource "
+             "blobs, every other byte as it was; one run; atomically "
+             "(default: none)"),
+    cl::init(""), cl::cat(ampRunCategory));
+static cl::opt<std::string> modelFile(
+    "model",
+    cl::desc("With --save-model: the forward model (.mlir, torch-mlir's "
+             "form) the step was built from by amp-build-train-step "
+             "(default: none)"),
+    cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<int64_t> testSignalAtStep(
     "test-signal-at-step", cl::Hidden,
     cl::desc("Test hook: raise SIGINT after the N-th step this process "
@@ -320,7 +346,8 @@ int main(int argc, char **argv) {
     // std::addressof: cl::list's operator& yields its storage.
     std::vector<const cl::Option *> trainingOnly = {
         &epochs,    &maxSteps,       &seeds,           &csvPath,
-        &dumpState, &saveCheckpoint, &checkpointEvery, &testSignalAtStep};
+        &dumpState, &saveCheckpoint, &checkpointEvery, &testSignalAtStep,
+        &saveModel, &modelFile};
     if (checkGradientsFlag) {
       trainingOnly.push_back(std::addressof(runs));
       trainingOnly.push_back(&emulateRanks);
@@ -388,6 +415,7 @@ int main(int argc, char **argv) {
   request.dataDir = dataDir;
   request.syntheticExamples = syntheticExamples;
   request.syntheticIntRange = syntheticIntRange;
+  request.syntheticLabels = syntheticLabels;
   request.classes = classes;
   request.device = device;
   request.tensorCores = tensorCores;
@@ -404,6 +432,8 @@ int main(int argc, char **argv) {
   request.saveCheckpoint = saveCheckpoint;
   request.checkpointEvery = checkpointEvery;
   request.resume = resume;
+  request.saveModel = saveModel;
+  request.model = modelFile;
   request.testSignalAtStep = testSignalAtStep;
   return runtime::runRequest(request, llvm::outs(), llvm::errs());
 }

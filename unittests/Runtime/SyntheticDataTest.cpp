@@ -12,6 +12,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -107,3 +108,39 @@ TEST(SyntheticDataTest, ClassicImagesAsFillBatch) {
 }
 
 } // namespace
+
+// Teacher labels are a fixed function of the inputs: the same values (the
+// inputs do not depend on the label mode) and the same function seed give
+// the same labels, another function seed other labels; every label is in
+// range and more than one class occurs.
+TEST(SyntheticDataTest, TeacherLabelsAreAFunctionOfTheInputs) {
+  Dataset random = makeSyntheticDataset(512, 16, 4, /*seed=*/3);
+  Dataset a = makeSyntheticDataset(512, 16, 4, /*seed=*/3,
+                                   SyntheticLabels::Teacher, /*fn=*/9);
+  Dataset b = makeSyntheticDataset(512, 16, 4, /*seed=*/3,
+                                   SyntheticLabels::Teacher, /*fn=*/9);
+  Dataset c = makeSyntheticDataset(512, 16, 4, /*seed=*/3,
+                                   SyntheticLabels::Teacher, /*fn=*/10);
+  EXPECT_EQ(random.images, a.images);
+  EXPECT_EQ(a.labels, b.labels);
+  EXPECT_NE(a.labels, c.labels);
+  std::vector<int> counts(4, 0);
+  for (int32_t l : a.labels) {
+    ASSERT_GE(l, 0);
+    ASSERT_LT(l, 4);
+    ++counts[l];
+  }
+  EXPECT_GT(
+      std::count_if(counts.begin(), counts.end(), [](int n) { return n > 0; }),
+      1);
+  // Step data: the teacher reads every input.
+  Dataset s = makeSyntheticStepDataset(256, twoInputs(), std::nullopt, 3,
+                                       /*seed=*/1, /*functionSeed=*/2,
+                                       SyntheticLabels::Teacher);
+  Dataset t = makeSyntheticStepDataset(256, twoInputs(), std::nullopt, 3,
+                                       /*seed=*/1, /*functionSeed=*/2,
+                                       SyntheticLabels::Teacher);
+  EXPECT_EQ(s.labels, t.labels);
+  for (int32_t l : s.labels)
+    ASSERT_LT(l, 3);
+}

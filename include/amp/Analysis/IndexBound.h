@@ -22,7 +22,9 @@ namespace mlir::amp {
 /// `input` indexes in a `tensor.extract` (or `tensor.insert`), followed
 /// through linalg.generic operands into their bodies, tensor reshapes and
 /// slices, tensor.extract of an element, and the integer casts
-/// (arith.index_cast, index_castui, extsi, extui, trunci). nullopt when no
+/// (arith.index_cast, index_castui, extsi, extui, trunci); also the static
+/// size of the loop dimension d that such a value is compared equal with
+/// as `linalg.index d` (a one-hot encoding of labels). nullopt when no
 /// such index is found (the values index nothing the analysis sees) or the
 /// sizes indexed are all dynamic.
 std::optional<int64_t> indexBound(Value input);

@@ -52,10 +52,14 @@ struct RunRequest {
   double checkGradientsTolerance = 1e-5;
 
   // The data (docs/data-and-checkpoints.md).
-  std::string data = "fashion-mnist"; ///< fashion-mnist | synthetic
-  std::string dataDir;                ///< empty: $AMP_DATA_DIR, Debian's
+  /// fashion-mnist | synthetic | idx:DIR | npy:TRAIN_X,TRAIN_Y[,TEST_X,TEST_Y]
+  std::string data = "fashion-mnist";
+  std::string dataDir; ///< empty: $AMP_DATA_DIR, Debian's
   int64_t syntheticExamples = 0;
   int64_t syntheticIntRange = 0;
+  /// --data=synthetic: "teacher" (labels from a fixed random linear map of
+  /// the inputs: learnable) or "random" (uniform, independent of the inputs).
+  std::string syntheticLabels = "teacher";
   int classes = 0;
 
   // The device.
@@ -80,6 +84,11 @@ struct RunRequest {
   std::string saveCheckpoint;
   int64_t checkpointEvery = 0; ///< steps; 0: at the end of each epoch only
   std::string resume;
+  /// The trained model as model IR (docs/data-and-checkpoints.md): `model`
+  /// (the forward model the step was built from) with the trained weights
+  /// in its dense_resource blobs, written to `saveModel`; one run only.
+  std::string saveModel;
+  std::string model;
   /// Hidden test hook: raise SIGINT after the N-th step this process trains,
   /// counted over all runs (0: off).
   int64_t testSignalAtStep = 0;

@@ -13,6 +13,7 @@
 #define AMP_RUNTIME_TRAINER_H
 
 #include "amp/Runtime/Backend.h"
+#include "amp/Runtime/BoundStep.h"
 #include "amp/Runtime/DataParallel.h"
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Support/MixedPrecisionConfig.h"
@@ -86,6 +87,11 @@ struct TrainOptions {
   /// Polled after every step: true ends the run there (a signal arrived);
   /// the checkpoint is written if asked and the result is `interrupted`.
   std::function<bool()> stopRequested;
+  /// Called once when the run has trained every step (not when a stop rule,
+  /// an error or `stopRequested` ended it), with the step whose parameters
+  /// hold the trained values (amp-run's --save-model); data-parallel, on
+  /// every rank. An error ends the run with it.
+  std::function<llvm::Error(BoundStep &)> onTrained;
   /// Test hook: raise(SIGINT) after this run's `testSignalAtStep`-th step in
   /// this process (0: off).
   int64_t testSignalAtStep = 0;
@@ -152,6 +158,10 @@ struct RunPlan {
   }
   /// The label's amp.classes (the classes its values index), when given.
   std::optional<int64_t> labelClasses;
+  /// A label without amp.classes: the classes its values index as the
+  /// step reads them (Analysis/IndexBound.h: the logits a one-hot encoding
+  /// or an extract selects from), when that is found.
+  std::optional<int64_t> lossClasses;
   uint64_t bufferBytes = 0; ///< arguments + results + eval buffers
   /// What the run will do that the user may not expect, one line each
   /// (e.g. a parameter whose amp.initial_value is elided starts random).

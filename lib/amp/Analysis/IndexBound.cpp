@@ -50,6 +50,28 @@ std::optional<int64_t> mlir::amp::indexBound(Value input) {
           add(generic.getMatchingBlockArgument(&use));
         continue;
       }
+      if (auto cmp = dyn_cast<arith::CmpIOp>(user)) {
+        // A one-hot encoding: `id == linalg.index d` (through casts) in a
+        // generic selects along loop dimension d, whose static size bounds
+        // the ids that select anything.
+        Value other = cmp->getOperand(1 - n);
+        while (Operation *def = other.getDefiningOp()) {
+          if (!isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+                   arith::ExtUIOp, arith::TruncIOp>(def))
+            break;
+          other = def->getOperand(0);
+        }
+        auto index = other.getDefiningOp<linalg::IndexOp>();
+        auto generic = index ? dyn_cast<linalg::GenericOp>(index->getParentOp())
+                             : linalg::GenericOp();
+        if (cmp.getPredicate() == arith::CmpIPredicate::eq && generic) {
+          SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+          int64_t size = ranges[index.getDim()];
+          if (!ShapedType::isDynamic(size))
+            bound = bound ? std::min(*bound, size) : size;
+        }
+        continue;
+      }
       if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
               arith::ExtUIOp, arith::TruncIOp, tensor::CollapseShapeOp,
               tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::CastOp,

@@ -7,10 +7,45 @@
 
 using namespace mlir::amp::runtime;
 
-Dataset mlir::amp::runtime::makeSyntheticDataset(int64_t numExamples,
-                                                 int64_t exampleSize,
-                                                 int32_t numClasses,
-                                                 uint64_t seed) {
+/// Teacher labels: argmax_c sum_t w[c][t] (value(e, k[c][t]) - 0.5) over
+/// kTeacherTerms positions k[c][t] per class drawn uniformly from the
+/// example's values, w ~ N(0, 1), all from `functionSeed`; `value(e, k)` is
+/// value k of example e in [0, 1). Sparse, so that a small model learns it
+/// within a few epochs.
+template <typename Value>
+static void teacherLabels(std::vector<int32_t> &labels, int64_t numExamples,
+                          int64_t values, int32_t numClasses,
+                          uint64_t functionSeed, Value value) {
+  constexpr int64_t kTeacherTerms = 8;
+  std::mt19937_64 fn(functionSeed);
+  std::normal_distribution<double> normal(0.0, 1.0);
+  std::uniform_int_distribution<int64_t> position(0, values - 1);
+  std::vector<int64_t> at(static_cast<size_t>(numClasses * kTeacherTerms));
+  std::vector<double> w(at.size());
+  for (size_t t = 0; t < at.size(); ++t) {
+    at[t] = position(fn);
+    w[t] = normal(fn);
+  }
+  labels.resize(static_cast<size_t>(numExamples));
+  for (int64_t e = 0; e < numExamples; ++e) {
+    int32_t best = 0;
+    double bestScore = 0;
+    for (int32_t c = 0; c < numClasses; ++c) {
+      double score = 0;
+      for (int64_t t = c * kTeacherTerms; t < (c + 1) * kTeacherTerms; ++t)
+        score += w[t] * (value(e, at[t]) - 0.5);
+      if (c == 0 || score > bestScore) {
+        best = c;
+        bestScore = score;
+      }
+    }
+    labels[e] = best;
+  }
+}
+
+Dataset mlir::amp::runtime::makeSyntheticDataset(
+    int64_t numExamples, int64_t exampleSize, int32_t numClasses, uint64_t seed,
+    SyntheticLabels labels, uint64_t functionSeed) {
   Dataset ds;
   ds.numExamples = numExamples;
   ds.exampleSize = exampleSize;
@@ -20,6 +55,13 @@ Dataset mlir::amp::runtime::makeSyntheticDataset(int64_t numExamples,
   ds.images.resize(static_cast<size_t>(numExamples * exampleSize));
   for (float &v : ds.images)
     v = pixel(rng);
+  if (labels == SyntheticLabels::Teacher) {
+    teacherLabels(ds.labels, numExamples, exampleSize, numClasses, functionSeed,
+                  [&](int64_t e, int64_t k) -> double {
+                    return ds.images[e * exampleSize + k];
+                  });
+    return ds;
+  }
   std::uniform_int_distribution<int32_t> label(0, numClasses - 1);
   ds.labels.resize(static_cast<size_t>(numExamples));
   for (int64_t i = 0; i < numExamples; ++i)
@@ -31,7 +73,7 @@ Dataset mlir::amp::runtime::makeSyntheticDataset(int64_t numExamples,
 Dataset mlir::amp::runtime::makeSyntheticStepDataset(
     int64_t numExamples, const std::vector<SyntheticInput> &inputs,
     std::optional<int64_t> targetValues, int32_t numClasses, uint64_t seed,
-    uint64_t functionSeed) {
+    uint64_t functionSeed, SyntheticLabels labels) {
   Dataset ds;
   ds.numExamples = numExamples;
   ds.numClasses = numClasses;
@@ -56,10 +98,29 @@ Dataset mlir::amp::runtime::makeSyntheticStepDataset(
   }
   if (!ds.inputs.empty())
     ds.exampleSize = ds.inputs.front().valuesPerExample;
-  std::uniform_int_distribution<int32_t> label(0, numClasses - 1);
-  ds.labels.resize(static_cast<size_t>(numExamples));
-  for (int64_t i = 0; i < numExamples; ++i)
-    ds.labels[i] = i < numClasses ? static_cast<int32_t>(i) : label(rng);
+  if (labels == SyntheticLabels::Teacher) {
+    // Every value of every input, in order; integers scaled by their range.
+    std::vector<std::pair<size_t, int64_t>> at;
+    for (size_t f = 0; f < inputs.size(); ++f)
+      for (int64_t k = 0; k < inputs[f].valuesPerExample; ++k)
+        at.push_back({f, k});
+    teacherLabels(ds.labels, numExamples, static_cast<int64_t>(at.size()),
+                  numClasses, functionSeed ^ 0x7eac4e5ull,
+                  [&](int64_t e, int64_t k) -> double {
+                    auto [f, offset] = at[static_cast<size_t>(k)];
+                    const DataField &field = ds.inputs[f];
+                    int64_t i = e * field.valuesPerExample + offset;
+                    return field.integer
+                               ? static_cast<double>(field.ints[i]) /
+                                     static_cast<double>(inputs[f].intRange)
+                               : field.floats[i];
+                  });
+  } else {
+    std::uniform_int_distribution<int32_t> label(0, numClasses - 1);
+    ds.labels.resize(static_cast<size_t>(numExamples));
+    for (int64_t i = 0; i < numExamples; ++i)
+      ds.labels[i] = i < numClasses ? static_cast<int32_t>(i) : label(rng);
+  }
   if (!targetValues)
     return ds;
 

@@ -272,6 +272,8 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   if (auto classes =
           trainFn.getArgAttrOfType<IntegerAttr>(step->label, kClassesAttr))
     plan.labelClasses = classes.getInt();
+  else if (step->argRoles[step->label] == ArgRole::Label)
+    plan.lossClasses = indexBound(trainFn.getArgument(step->label));
   if (step->argRoles[step->label] == ArgRole::Target) {
     // A batch x classes target is fed the one-hot encoding of the data's
     // class labels; any other shape regression targets (synthetic data).
@@ -472,6 +474,14 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      llvm::Twine(*plan.labelClasses) +
                      " classes (its amp.classes); the loss would read past "
                      "the logits");
+  if (plan.lossClasses && trainSet.numClasses > *plan.lossClasses)
+    return makeError("the training set has labels up to " +
+                     llvm::Twine(trainSet.numClasses - 1) +
+                     " but the step's loss reads its label as an index into " +
+                     llvm::Twine(*plan.lossClasses) +
+                     " classes (the logits the label selects from); the "
+                     "loss would read past them: give data with fewer "
+                     "classes (--classes=N with --data=synthetic)");
   if (plan.targetClasses && *plan.targetClasses != dataClasses)
     return makeError("the target holds " + llvm::Twine(*plan.targetClasses) +
                      " values per example, but amp-run feeds it the one-hot "
@@ -994,5 +1004,8 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     dp->context->trainingEnded();
   if (llvm::Error e = withDigest((*record)->finish()))
     return std::move(e);
+  if (o.onTrained)
+    if (llvm::Error e = o.onTrained(step))
+      return std::move(e);
   return result;
 }

@@ -4,13 +4,16 @@
 
 #include "amp/InitAll.h"
 #include "amp/Runtime/Checkpoint/Checkpoint.h"
+#include "amp/Runtime/Checkpoint/ModelExport.h"
 #include "amp/Runtime/CudaBackend.h"
+#include "amp/Runtime/Data/DataSource.h"
 #include "amp/Runtime/HostTensor.h"
 #include "amp/Runtime/SyntheticData.h"
 #include "amp/Support/OutputFile.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <cmath>
@@ -225,6 +228,14 @@ std::optional<int> Session::checkOutputs() {
                 " runs were asked for; give a directory (--" + f.name +
                 "=DIR/: DIR/<run>) or a file name P (" + f.naming + ")");
   }
+  if (!r.saveModel.empty()) {
+    if (outputs != 1)
+      return fail("--save-model=" + r.saveModel +
+                  ": writes the model of one run, and " + llvm::Twine(outputs) +
+                  " runs were asked for; give one --run and one seed");
+    if (llvm::Error e = checkOutputFile("save-model", r.saveModel))
+      return fail(llvm::toString(std::move(e)));
+  }
   if (dp && dp->worldSize() > 1 && !r.dumpStatePath.empty() &&
       isStream(r.dumpStatePath))
     return fail("--dump-state=" + r.dumpStatePath +
@@ -270,6 +281,38 @@ std::optional<int> Session::checkOutputs() {
   return std::nullopt;
 }
 
+/// --save-model, before anything trains: every parameter has a blob of its
+/// own in the model (ModelExport.h), of its size.
+std::optional<int> Session::checkModelExport() {
+  const RunRequest &r = request;
+  if (r.saveModel.empty())
+    return std::nullopt;
+  auto steps = findSteps(*module);
+  if (!steps)
+    return fail("--save-model: " + llvm::toString(steps.takeError()));
+  func::FuncOp trainFn = steps->first;
+  auto keys = parameterResourceKeys(trainFn);
+  if (!keys)
+    return fail("--save-model: " + llvm::toString(keys.takeError()));
+  std::map<std::string, std::vector<char>> blobs;
+  for (const auto &[arg, key] : *keys) {
+    auto spec = TensorSpec::fromType(trainFn.getArgument(arg).getType(),
+                                     plans[0].batch);
+    if (!spec)
+      return fail("--save-model: " + llvm::toString(spec.takeError()));
+    blobs[key].resize(static_cast<size_t>(spec->numElements()) *
+                      spec->elementBytes());
+  }
+  auto buffer = llvm::MemoryBuffer::getFile(r.model, /*IsText=*/false);
+  if (!buffer)
+    return fail("--model=" + r.model +
+                ": cannot read it: " + buffer.getError().message());
+  if (auto text = replaceResourceBlobs((*buffer)->getBuffer(), r.model, blobs);
+      !text)
+    return fail("--save-model: " + llvm::toString(text.takeError()));
+  return std::nullopt;
+}
+
 std::optional<int> Session::prepare() {
   const RunRequest &r = request;
   bool checkGradients = r.mode == RunRequest::Mode::CheckGradients;
@@ -292,6 +335,14 @@ std::optional<int> Session::prepare() {
   if (r.checkpointEvery < 0)
     return fail("--checkpoint-every=" + llvm::Twine(r.checkpointEvery) +
                 ": must be >= 0 (0: at the end of each epoch only)");
+  if (!r.saveModel.empty() && r.model.empty())
+    return fail("--save-model needs --model=FILE: the forward model the step "
+                "was built from (amp-build-train-step's input), whose "
+                "dense_resource blobs take the trained weights");
+  if (r.saveModel.empty() && !r.model.empty())
+    return fail("--model=" + r.model +
+                " is read by --save-model only; give --save-model=FILE or "
+                "drop --model");
   if (r.checkpointEvery > 0 && r.saveCheckpoint.empty())
     return fail("--checkpoint-every needs --save-checkpoint=DIR");
   for (const std::string &spec : runSpecs) {
@@ -319,8 +370,12 @@ std::optional<int> Session::prepare() {
                     "' are the same run (" + configs[i].rewrite.runName() +
                     ")");
     }
-  if (r.data != "fashion-mnist" && r.data != "synthetic")
-    return fail("--data=" + r.data + ": must be fashion-mnist or synthetic");
+  if (r.syntheticLabels != "teacher" && r.syntheticLabels != "random")
+    return fail("--synthetic-labels=" + r.syntheticLabels +
+                ": must be teacher or random");
+  if (r.data != "synthetic")
+    if (auto source = parseDataSource(r.data, r.dataDir); !source)
+      return fail(llvm::toString(source.takeError()));
   if (r.syntheticExamples < 0 || r.classes < 0)
     return fail("--synthetic-examples and --classes must be >= 1 (or 0: "
                 "their defaults)");
@@ -450,6 +505,8 @@ std::optional<int> Session::prepare() {
       return fail(runLabel(runSpecs[i]) + llvm::toString(plan.takeError()));
     plans.push_back(*plan);
   }
+  if (std::optional<int> failed = checkModelExport())
+    return failed;
   for (const std::string &note : plans.front().notes)
     out << "amp-run: note: " << note << "\n";
   if (dp)
@@ -473,10 +530,20 @@ std::optional<int> Session::loadData() {
       batch = std::max(batch, p.batch);
     int64_t examples =
         r.syntheticExamples > 0 ? r.syntheticExamples : 64 * batch;
-    int32_t numClasses = r.classes > 0      ? r.classes
-                         : plans[0].classes ? *plans[0].classes
-                                            : 10;
+    // The classes the step reads: its logits, its label's amp.classes, the
+    // logits its loss selects from; else 10.
+    int32_t numClasses = r.classes > 0           ? r.classes
+                         : plans[0].classes      ? *plans[0].classes
+                         : plans[0].labelClasses ? *plans[0].labelClasses
+                         : plans[0].lossClasses  ? *plans[0].lossClasses
+                                                 : 10;
     const RunPlan &plan = plans[0];
+    SyntheticLabels labels = r.syntheticLabels == "random"
+                                 ? SyntheticLabels::Random
+                                 : SyntheticLabels::Teacher;
+    const char *labelsText = labels == SyntheticLabels::Random
+                                 ? "uniform random labels"
+                                 : "labels from a fixed random teacher";
     if (!plan.needsStepData()) {
       // Both sets (test: a quarter) as f32 values plus an i32 label each,
       // checked before they are allocated.
@@ -491,12 +558,13 @@ std::optional<int> Session::loadData() {
                     " f32 values, plus a test set of a quarter) does not fit "
                     "in this machine's memory");
       out << "amp-run: synthetic data, " << examples << " training examples of "
-          << plan.valuesPerExample << " values, " << numClasses << " classes\n";
+          << plan.valuesPerExample << " values, " << numClasses << " classes, "
+          << labelsText << "\n";
       trainSet = makeSyntheticDataset(examples, plan.valuesPerExample,
-                                      numClasses, r.seed);
-      testSet =
-          makeSyntheticDataset(std::max<int64_t>(examples / 4, numClasses),
-                               plan.valuesPerExample, numClasses, r.seed + 1);
+                                      numClasses, r.seed, labels, r.seed);
+      testSet = makeSyntheticDataset(
+          std::max<int64_t>(examples / 4, numClasses), plan.valuesPerExample,
+          numClasses, r.seed + 1, labels, r.seed);
     } else {
       // Data of the step's own inputs and target (Dataset::inputs).
       if (r.syntheticIntRange < 0)
@@ -563,31 +631,28 @@ std::optional<int> Session::loadData() {
                     " values, plus a test set of a quarter) does not fit "
                     "in this machine's memory");
       out << "amp-run: synthetic data, " << examples << " training examples";
-      if (!plan.targetValues)
+      if (!plan.targetValues) {
         out << ", " << numClasses << " classes";
+        description += "\n  " + std::string(labelsText);
+      }
       out << ":" << description << "\n";
       trainSet = makeSyntheticStepDataset(examples, inputs, plan.targetValues,
-                                          numClasses, r.seed, r.seed);
+                                          numClasses, r.seed, r.seed, labels);
       testSet = makeSyntheticStepDataset(
           std::max<int64_t>(examples / 4, numClasses), inputs,
-          plan.targetValues, numClasses, r.seed + 1, r.seed);
+          plan.targetValues, numClasses, r.seed + 1, r.seed, labels);
     }
   } else {
-    std::string dir = r.dataDir;
-    if (dir.empty()) {
-      const char *env = std::getenv("AMP_DATA_DIR");
-      dir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
-    }
-    out << "amp-run: loading " << dir << "\n";
-    out.flush();
-    auto train = loadFashionMnist(dir, /*train=*/true);
-    if (!train)
-      return fail(llvm::toString(train.takeError()));
-    auto test = loadFashionMnist(dir, /*train=*/false);
-    if (!test)
-      return fail(llvm::toString(test.takeError()));
-    trainSet = std::move(*train);
-    testSet = std::move(*test);
+    // Files: each source checks them against the first run's plan (the
+    // runs share the step's shapes) and names the file that does not fit.
+    auto source = parseDataSource(r.data, r.dataDir);
+    if (!source)
+      return fail(llvm::toString(source.takeError()));
+    auto splits = (*source)->load(plans[0], out);
+    if (!splits)
+      return fail(llvm::toString(splits.takeError()));
+    trainSet = std::move(splits->train);
+    testSet = std::move(splits->test);
   }
   for (size_t i = 0; i < plans.size(); ++i)
     if (llvm::Error e = checkRunAgainstData(plans[i], *trainSet, *testSet))

@@ -69,6 +69,7 @@ struct Session {
 
 private:
   std::optional<int> checkOutputs();
+  std::optional<int> checkModelExport();
 };
 
 } // namespace mlir::amp::runtime

@@ -9,6 +9,8 @@
 
 #include "Session.h"
 
+#include "amp/Runtime/Checkpoint/ModelExport.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -145,6 +147,29 @@ static void printTable(const RunRequest &request,
   out.flush();
 }
 
+/// --save-model: the trained parameters into the model's blobs.
+static llvm::Error saveModel(const RunRequest &request, BoundStep &step,
+                             llvm::raw_ostream &out) {
+  const StepLayout &layout = step.layout();
+  std::map<std::string, std::vector<char>> blobs;
+  for (unsigned p : layout.params) {
+    if (layout.resourceKeys[p].empty())
+      continue; // refused before training (Session::checkModelExport)
+    DeviceBuffer &buffer = step.arg(p);
+    buffer.download();
+    const char *bytes = buffer.host().as<char>();
+    blobs[layout.resourceKeys[p]].assign(
+        bytes,
+        bytes + buffer.spec().numElements() * buffer.spec().elementBytes());
+  }
+  if (llvm::Error e =
+          writeTrainedModel(request.model, request.saveModel, blobs))
+    return e;
+  out << "amp-run: wrote the trained model " << request.saveModel << " ("
+      << blobs.size() << " blobs of " << request.model << " replaced)\n";
+  return llvm::Error::success();
+}
+
 int mlir::amp::runtime::trainRuns(const RunRequest &request,
                                   llvm::raw_ostream &out,
                                   llvm::raw_ostream &err) {
@@ -177,6 +202,12 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
       TrainOptions o = session.configs[i];
       session.outputsFor(i, request.seed + static_cast<uint64_t>(k), o);
       o.stopRequested = [] { return stopSignal != 0; };
+      if (!request.saveModel.empty())
+        o.onTrained = [&](BoundStep &step) -> llvm::Error {
+          if (session.dp && !session.dp->reports())
+            return llvm::Error::success();
+          return saveModel(request, step, out);
+        };
       // The test hook counts the steps this process trains, over all runs.
       o.testSignalAtStep = request.testSignalAtStep > stepsHere
                                ? request.testSignalAtStep - stepsHere

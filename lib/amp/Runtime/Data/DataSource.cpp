@@ -1,0 +1,86 @@
+//===- DataSource.cpp - where amp-run's examples come from ----------------===//
+
+#include "amp/Runtime/Data/DataSource.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstdlib>
+
+using namespace mlir::amp::runtime;
+
+DataSource::~DataSource() = default;
+
+static llvm::Error makeError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+llvm::Expected<std::unique_ptr<DataSource>>
+mlir::amp::runtime::parseDataSource(llvm::StringRef spec,
+                                    const std::string &dataDir) {
+  if (spec == "fashion-mnist") {
+    std::string dir = dataDir;
+    if (dir.empty()) {
+      const char *env = std::getenv("AMP_DATA_DIR");
+      dir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
+    }
+    return createIdxSource(dir);
+  }
+  if (spec.consume_front("idx:")) {
+    if (spec.empty())
+      return makeError("--data=idx:DIR: give the directory of the IDX files");
+    return createIdxSource(spec.str());
+  }
+  if (spec.consume_front("npy:")) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    spec.split(parts, ',');
+    if ((parts.size() != 2 && parts.size() != 4) ||
+        llvm::any_of(parts, [](llvm::StringRef p) { return p.empty(); }))
+      return makeError("--data=npy:" + spec +
+                       ": give TRAIN_X,TRAIN_Y or TRAIN_X,TRAIN_Y,TEST_X,"
+                       "TEST_Y (.npy files)");
+    std::vector<std::string> files;
+    for (llvm::StringRef p : parts)
+      files.push_back(p.str());
+    return createNpySource(std::move(files));
+  }
+  return makeError("--data=" + spec +
+                   ": must be fashion-mnist, synthetic, idx:DIR or "
+                   "npy:TRAIN_X,TRAIN_Y[,TEST_X,TEST_Y]");
+}
+
+llvm::Error mlir::amp::runtime::checkLabels(const RunPlan &plan,
+                                            const Dataset &ds,
+                                            llvm::StringRef what) {
+  std::optional<int64_t> bound;
+  std::string source;
+  auto tighten = [&](std::optional<int64_t> b, const std::string &why) {
+    if (b && (!bound || *b < *bound)) {
+      bound = b;
+      source = why;
+    }
+  };
+  tighten(plan.classes, "the eval step returns " +
+                            std::to_string(plan.classes.value_or(0)) +
+                            " logits per example");
+  tighten(plan.labelClasses, "the step's label indexes " +
+                                 std::to_string(plan.labelClasses.value_or(0)) +
+                                 " classes (its amp.classes)");
+  tighten(plan.lossClasses,
+          "the step's loss reads its label as an index into " +
+              std::to_string(plan.lossClasses.value_or(0)) + " classes");
+  tighten(plan.targetClasses,
+          "the step's one-hot target holds " +
+              std::to_string(plan.targetClasses.value_or(0)) + " classes");
+  for (size_t i = 0; i < ds.labels.size(); ++i) {
+    int32_t l = ds.labels[i];
+    if (l < 0)
+      return makeError(what + ": label " + llvm::Twine(l) + " of example " +
+                       llvm::Twine(i) + " is negative");
+    if (bound && l >= *bound)
+      return makeError(what + ": label " + llvm::Twine(l) + " of example " +
+                       llvm::Twine(i) + " is out of range: " + source +
+                       ", labels must be in [0, " + llvm::Twine(*bound) + ")");
+  }
+  return llvm::Error::success();
+}
