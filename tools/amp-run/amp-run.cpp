@@ -17,6 +17,7 @@
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/SyntheticData.h"
 #include "amp/Runtime/Trainer.h"
+#include "amp/Support/OptionParsers.h"
 #include "amp/Support/OutputFile.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -62,6 +63,9 @@ static std::string defaultText(double v) {
 }
 static std::string defaultText(int v) { return std::to_string(v); }
 static std::string defaultText(bool v) { return v ? "true" : "false"; }
+static std::string defaultText(amp::MasterWeights v) {
+  return amp::stringifyMasterWeights(v).str();
+}
 static std::string defaultText(const std::string &v) {
   return v.empty() ? "none" : v;
 }
@@ -321,7 +325,12 @@ struct RunSeries {
     for (const runtime::RunResult &r : llvm::drop_begin(seeds)) {
       m.underflowFlushed += r.underflowFlushed;
       m.underflowTotal += r.underflowTotal;
+      m.updatesIntended += r.updatesIntended;
+      m.updatesLost += r.updatesLost;
+      m.updatesLostInBF16 += r.updatesLostInBF16;
+      m.stepsMostlyLost += r.stepsMostlyLost;
     }
+    m.meanUpdateRatio = avg(&runtime::RunResult::meanUpdateRatio);
     return m;
   }
   /// Sample standard deviation of the test accuracy (0 for one seed).
@@ -383,6 +392,21 @@ static void printTable(const std::vector<RunSeries> &series) {
           r.underflowTotal
               ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
               : 0.0);
+    }
+  }
+  if (updateStatsFlag) {
+    llvm::outs() << "\nparameter updates (--update-stats), whole run: mean "
+                    "||w' - w|| / ||w||, intended element updates lost to "
+                    "rounding in the parameters' storage, lost if stored in "
+                    "bf16, steps that lost half or more:\n";
+    for (const RunSeries &s : series) {
+      runtime::RunResult r = s.mean();
+      double n = std::max(r.updatesIntended, 1.0);
+      llvm::outs() << llvm::format(
+          "%-16s ratio %.3e  lost %7.3f%%  bf16 would lose %7.3f%%  %lld "
+          "steps\n",
+          r.name.c_str(), r.meanUpdateRatio, 100.0 * r.updatesLost / n,
+          100.0 * r.updatesLostInBF16 / n, (long long)r.stepsMostlyLost);
     }
   }
   llvm::outs().flush();
