@@ -328,9 +328,10 @@ struct RunSeries {
       m.updatesIntended += r.updatesIntended;
       m.updatesLost += r.updatesLost;
       m.updatesLostInBF16 += r.updatesLostInBF16;
-      m.stepsMostlyLost += r.stepsMostlyLost;
     }
     m.meanUpdateRatio = avg(&runtime::RunResult::meanUpdateRatio);
+    m.stepsMostlyLost = static_cast<int64_t>(
+        std::llround(avg(&runtime::RunResult::stepsMostlyLost)));
     return m;
   }
   /// Sample standard deviation of the test accuracy (0 for one seed).
@@ -398,7 +399,7 @@ static void printTable(const std::vector<RunSeries> &series) {
     llvm::outs() << "\nparameter updates (--update-stats), whole run: mean "
                     "||w' - w|| / ||w||, intended element updates lost to "
                     "rounding in the parameters' storage, lost if stored in "
-                    "bf16, steps that lost half or more:\n";
+                    "bf16, steps that lost half or more (means over the seeds):\n";
     for (const RunSeries &s : series) {
       runtime::RunResult r = s.mean();
       double n = std::max(r.updatesIntended, 1.0);
