@@ -6,6 +6,10 @@
 #   loss-scale.png/.svg  loss scale per step (log2 axis) for runs whose scale
 #                        is not constant 1, skipped steps (found_inf) as points
 #   step-time.png/.svg   ms per step, moving average, first step left out
+#   updates.png/.svg     with amp-run --update-stats: the update/parameter
+#                        ratio ||w' - w|| / ||w|| (log axis) and the fraction
+#                        of intended updates lost to rounding (lost_frac),
+#                        per step, for the runs whose CSV has them
 # Outputs are written to a temporary directory and moved into OUTDIR only
 # when every plot succeeded.
 set -euo pipefail
@@ -111,7 +115,12 @@ for f in "${files[@]}"; do
         delete lwin[r, k - win]
       }
       lavg = lok[r] > 0 ? lsum[r] / lok[r] : "nan"
-      scale = "nan"; inf = 0; ms = "nan"; mavg = "nan"
+      scale = "nan"; inf = 0; ms = "nan"; mavg = "nan"; ratio = "nan"; lost = "nan"
+      if ("update_ratio" in col && finite($(col["update_ratio"]))) {
+        ratio = $(col["update_ratio"]) + 0; upd[r] = 1
+        if (ratio <= 0) ratio = "nan"   # log axis
+      }
+      if ("lost_frac" in col && finite($(col["lost_frac"]))) lost = $(col["lost_frac"]) + 0
       if ("loss_scale" in col && finite($(col["loss_scale"]))) {
         scale = $(col["loss_scale"]) + 0
         if (scale != 1) dyn[r] = 1
@@ -126,7 +135,7 @@ for f in "${files[@]}"; do
           mavg = msum[r] / (m < win ? m : win)
         } else ms = "nan"
       }
-      printf "%s\t%s\t%s\t%s\t%d\t%s\t%s\n", $(col["step"]) + 0, loss, lavg, scale, inf, ms, mavg > id[r]
+      printf "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", $(col["step"]) + 0, loss, lavg, scale, inf, ms, mavg, ratio, lost > id[r]
     }
     END {
       if (bad) exit 1
@@ -135,7 +144,7 @@ for f in "${files[@]}"; do
       }
       for (i = 1; i <= runs; i++) {
         r = order[i]
-        printf "%s\t%s\t%s\t%d\t%d\t%d\n", id[r], r, src, dyn[r], (r in hasms), (r in skips) >> (tmp "/runs.tsv")
+        printf "%s\t%s\t%s\t%d\t%d\t%d\t%d\n", id[r], r, src, dyn[r], (r in hasms), (r in skips), (r in upd) >> (tmp "/runs.tsv")
       }
       print n
     }' "$f") || exit 1
@@ -143,10 +152,10 @@ done
 
 # Labels: the run name; when two series share one, add the file name.
 mapfile -t lines < "$tmp/runs.tsv"
-datas=() names=() srcs=() dyns=() mss=() skipss=()
+datas=() names=() srcs=() dyns=() mss=() skipss=() upds=()
 for l in "${lines[@]}"; do
-  IFS=$'\t' read -r d name src dyn ms skips <<<"$l"
-  datas+=("$d") names+=("$name") srcs+=("$src") dyns+=("$dyn") mss+=("$ms") skipss+=("$skips")
+  IFS=$'\t' read -r d name src dyn ms skips upd <<<"$l"
+  datas+=("$d") names+=("$name") srcs+=("$src") dyns+=("$dyn") mss+=("$ms") skipss+=("$skips") upds+=("$upd")
 done
 labels=()
 for i in "${!names[@]}"; do
@@ -252,6 +261,35 @@ plot_time() {
   echo
 }
 
+plot_updates() {  # two panels: update ratio (log) and lost fraction
+  common updates "$1"
+  echo "set multiplot layout 2,1"
+  echo "set title 'Update / parameter ratio ||w'' - w|| / ||w||, all parameters'"
+  echo "set ylabel 'ratio (log axis)'"
+  echo "set logscale y"
+  local i sep="plot"
+  for i in "${!datas[@]}"; do
+    [ "${upds[$i]}" = 1 ] || continue
+    printf '%s %s using 1:8 with lines lw 1.5 lc %d title %s noenhanced' \
+      "$sep" "$(gq "${datas[$i]}")" $((i + 1)) "$(gq "${labels[$i]}")"
+    sep=", \\"$'\n'
+  done
+  echo
+  echo "unset logscale y"
+  echo "set title 'Fraction of intended element updates lost to rounding in the parameters'' storage (lost\\_frac)'"
+  echo "set ylabel 'lost fraction'"
+  echo "set yrange [0:1.05]"
+  sep="plot"
+  for i in "${!datas[@]}"; do
+    [ "${upds[$i]}" = 1 ] || continue
+    printf '%s %s using 1:9 with lines lw 1.5 lc %d title %s noenhanced' \
+      "$sep" "$(gq "${datas[$i]}")" $((i + 1)) "$(gq "${labels[$i]}")"
+    sep=", \\"$'\n'
+  done
+  echo
+  echo "unset multiplot"
+}
+
 run_gnuplot() {  # $1: plot function, $2: output base name
   local t
   for t in "${formats[@]}"; do
@@ -277,6 +315,11 @@ else
 fi
 if [ "$any_ms" = 1 ]; then
   run_gnuplot plot_time step-time; outputs+=(step-time)
+fi
+any_upd=0
+for i in "${!datas[@]}"; do [ "${upds[$i]}" = 1 ] && any_upd=1; done
+if [ "$any_upd" = 1 ]; then
+  run_gnuplot plot_updates updates; outputs+=(updates)
 fi
 
 # Copy everything next to OUTDIR first, then rename into place: a failure

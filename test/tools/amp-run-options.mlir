@@ -62,11 +62,12 @@
 // RUN: amp-opt --help > %t.opt-help
 // RUN: amp-run --help > %t.run-help
 // RUN: python3 %S/Inputs/check-option-reachability.py %t.opt-help %t.run-help | FileCheck %s --check-prefix=REACH
-// REACH: amp-mixed-precision: 13 options, all reachable from amp-run
+// REACH: amp-mixed-precision: 16 options, all reachable from amp-run
 // RUN: FileCheck %s --check-prefix=HELP < %t.run-help
 // HELP: --epochs=<int>{{.*}}(default: 1)
 // HELP: --growth-factor=<number>{{.*}}(default: 2)
 // HELP: --init-scale=<number>{{.*}}(default: 32768)
+// HELP: --master-weights=<f32|bf16|bf16-kahan|bf16-stochastic>{{.*}}(default: f32)
 // HELP: --min-scale=<number>{{.*}}(default: 5.96046e-08)
 // HELP: --seed=<{{.*}}(default: 0)
 // RUN: amp-run --version | FileCheck %s --check-prefix=VERSION

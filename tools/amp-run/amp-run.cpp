@@ -10,6 +10,7 @@
 #include "TestPasses.h"
 #include "amp/InitAll.h"
 #include "amp/Runtime/Modes.h"
+#include "amp/Support/OptionParsers.h"
 #include "amp/Support/OutputFile.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -44,6 +45,9 @@ static std::string defaultText(double v) {
 }
 static std::string defaultText(int v) { return std::to_string(v); }
 static std::string defaultText(bool v) { return v ? "true" : "false"; }
+static std::string defaultText(amp::MasterWeights v) {
+  return amp::stringifyMasterWeights(v).str();
+}
 static std::string defaultText(const std::string &v) {
   return v.empty() ? "none" : v;
 }

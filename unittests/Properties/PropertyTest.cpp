@@ -25,6 +25,7 @@
 #include "amp/InitAll.h"
 #include "amp/Runtime/HostTensor.h"
 #include "amp/Runtime/JitModule.h"
+#include "amp/Runtime/ParameterInit.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -118,9 +119,16 @@ public:
     for (unsigned i = 0; i < args.size(); ++i) {
       HostTensor &t = *args[i];
       t.fillZero();
+      bool state = argRoles[i] == "opt_state";
+      // bf16 parameters and Kahan buffers (amp-master-weights).
+      if (t.spec().kind == ElementKind::BF16) {
+        for (int64_t e = 0; e < t.spec().numElements(); ++e)
+          t.as<uint16_t>()[e] =
+              roundToBF16(state ? std::abs(u(rng)) * 0x1p-9f : u(rng));
+        continue;
+      }
       if (t.spec().kind != ElementKind::F32 || pokeOf.count(i))
         continue;
-      bool state = argRoles[i] == "opt_state";
       float *p = t.as<float>();
       for (int64_t e = 0; e < t.spec().numElements(); ++e)
         p[e] = state ? std::abs(u(rng)) : u(rng);
@@ -487,6 +495,41 @@ TEST(LossScalingProperty, AnyNonFiniteGradientElementSkipsTheStep) {
     }
   EXPECT_GT(injections, 100u);
   std::printf("non-finite gradient elements injected: %u\n", injections);
+}
+
+/// The skip region holds for every master-weights mode: on a step with a
+/// non-finite gradient the bf16 parameters, the Kahan compensation buffers
+/// and the stochastic rounding's counter come back bit-identical.
+TEST(MasterWeightsProperty, SkippedStepKeepsEveryStateInEveryMode) {
+  unsigned checked = 0;
+  for (const char *mode : {"bf16", "bf16-kahan", "bf16-stochastic"})
+    for (unsigned seed = 1; seed <= 4; ++seed) {
+      SCOPED_TRACE(std::string(mode) + ", step seed " + std::to_string(seed));
+      std::string text = generateTrainingStep(seed, executable(true));
+      auto step =
+          Step::create(text, std::string("amp-mixed-precision{precision=f16 "
+                                         "loss-scale=dynamic init-scale=1024 "
+                                         "master-weights=") +
+                                 mode + "}");
+      ASSERT_TRUE(step);
+      ASSERT_TRUE(step->scaleArg && step->foundInfResult);
+      ASSERT_FALSE(step->pokeOf.empty());
+      auto [poke, param] = *step->pokeOf.begin();
+      step->randomize(seed);
+      step->arg(*step->scaleArg).as<float>()[0] = 1024.0f;
+      step->arg(poke).as<float>()[0] = std::numeric_limits<float>::infinity();
+      ASSERT_TRUE(step->run());
+      EXPECT_EQ(step->result(*step->foundInfResult).as<uint8_t>()[0], 1);
+      for (auto [a, r] : step->resultOfArg) {
+        const std::string &role = step->argRoles[a];
+        if (role != "param" && role != "opt_state")
+          continue;
+        ++checked;
+        EXPECT_TRUE(sameBytes(step->arg(a), step->result(r)))
+            << "argument #" << a << " (" << role << ") changed";
+      }
+    }
+  EXPECT_GT(checked, 12u);
 }
 
 } // namespace

@@ -12,7 +12,8 @@
 // with amp-lower-to-llvm's experimental fusion (fuse=true:
 // amp-cpu-fuse-elementwise), which changes the order of loops and buffers
 // but should change no arithmetic; one batch overflows f16, so that a
-// skipped step is compared too.
+// skipped step is compared too. The MLP runs once more with each of
+// bf16-kahan and bf16-stochastic parameters (amp-master-weights).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,11 +44,13 @@ struct Case {
   const char *model; ///< file under examples/fashion-mnist/
   Precision precision;
   LossScaleMode lossScale;
+  MasterWeights masterWeights = MasterWeights::F32;
 };
 
 void PrintTo(const Case &c, std::ostream *os) {
   *os << c.model << " " << stringifyPrecision(c.precision).str()
-      << (c.lossScale == LossScaleMode::Dynamic ? " + dynamic" : "");
+      << (c.lossScale == LossScaleMode::Dynamic ? " + dynamic" : "") << " "
+      << stringifyMasterWeights(c.masterWeights).str();
 }
 
 std::string caseName(const ::testing::TestParamInfo<Case> &info) {
@@ -56,6 +59,11 @@ std::string caseName(const ::testing::TestParamInfo<Case> &info) {
                      std::string(stringifyPrecision(info.param.precision));
   if (info.param.lossScale == LossScaleMode::Dynamic)
     name += "_dynamic";
+  if (info.param.masterWeights != MasterWeights::F32)
+    name += "_" + std::string(stringifyMasterWeights(info.param.masterWeights));
+  for (char &ch : name)
+    if (ch == '-')
+      ch = '_';
   return name;
 }
 
@@ -80,6 +88,8 @@ struct Compiled {
   MixedPrecisionConfig mp;
   mp.precision = c.precision;
   mp.lossScale = c.lossScale;
+  mp.masterWeights = c.masterWeights;
+  mp.roundingSeed = 5;
   if (llvm::Error err = runPipeline(
           *module,
           [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
@@ -174,7 +184,14 @@ INSTANTIATE_TEST_SUITE_P(
     // check's or-flag, batched contractions and softmax.)
     ::testing::Values(Case{"mlp.mlir", Precision::F16, LossScaleMode::Dynamic},
                       Case{"transformer.mlir", Precision::F32,
-                           LossScaleMode::None}),
+                           LossScaleMode::None},
+                      // bf16 parameters (amp-master-weights): the Kahan
+                      // update and the stochastic rounding's random bits,
+                      // with the skipped step.
+                      Case{"mlp.mlir", Precision::F16, LossScaleMode::Dynamic,
+                           MasterWeights::BF16Kahan},
+                      Case{"mlp.mlir", Precision::F16, LossScaleMode::Dynamic,
+                           MasterWeights::BF16Stochastic}),
     caseName);
 
 } // namespace

@@ -72,6 +72,9 @@ TEST(MixedPrecisionConfig, EveryPipelineOptionReachesTheBuiltPipeline) {
       {"min-scale", "0.5"},
       {"max-scale", "65536"},
       {"underflow-stats", "true"},
+      {"master-weights", "bf16-kahan"},
+      {"rounding-seed", "9"},
+      {"update-stats", "true"},
       {"autocast-report", "report.json"},
       {"autocast-allow", "linalg.generic"},
       {"autocast-deny", "linalg.matmul"},
@@ -87,11 +90,19 @@ TEST(MixedPrecisionConfig, EveryPipelineOptionReachesTheBuiltPipeline) {
     // bf16 takes no loss scaling: test the scale options with f16.
     if (name == "loss-scale")
       text += " precision=f16";
+    // The seed only matters to stochastic rounding: compared with seed 0.
+    std::string base = defaults;
+    if (name == "rounding-seed") {
+      text += " master-weights=bf16-stochastic";
+      MixedPrecisionConfig stochastic;
+      stochastic.masterWeights = MasterWeights::BF16Stochastic;
+      base = pipelineOf(stochastic);
+    }
     std::unique_ptr<MixedPrecisionOptions> parsed =
         MixedPrecisionOptions::createFromString(text);
     ASSERT_TRUE(parsed);
     MixedPrecisionConfig config = parsed->toConfig();
-    EXPECT_NE(pipelineOf(config), defaults)
+    EXPECT_NE(pipelineOf(config), base)
         << name << " does not reach the pipeline built from the config";
   }
 }
@@ -111,6 +122,13 @@ TEST(MixedPrecisionConfig, ParsersAndMessages) {
   EXPECT_EQ(config.runName(), "f16 + auto");
   config.lossScale = LossScaleMode::None;
   EXPECT_EQ(config.runName(), "f16");
+  EXPECT_EQ(parseMasterWeights("bf16-kahan"), MasterWeights::BF16Kahan);
+  EXPECT_EQ(parseMasterWeights("bf16-sr"), std::nullopt);
+  EXPECT_EQ(describeBadMasterWeights("fp8"),
+            "'fp8' is not a master-weights mode (f32, bf16, bf16-kahan or "
+            "bf16-stochastic)");
+  config.masterWeights = MasterWeights::BF16Stochastic;
+  EXPECT_EQ(config.runName(), "f16 params=bf16-stochastic");
 }
 
 TEST(MixedPrecisionConfig, ValidateNamesTheOptionAndTheValue) {

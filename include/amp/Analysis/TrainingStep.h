@@ -39,6 +39,18 @@ constexpr llvm::StringLiteral kClassesAttr = "amp.classes";
 constexpr llvm::StringLiteral kUnderflowCountRole = "underflow_count";
 constexpr llvm::StringLiteral kUnderflowTotalRole = "underflow_total";
 
+/// Result role added by `amp-instrument-updates`: tensor<Px5xf64>, one row
+/// per parameter (||w' - w||^2, ||w||^2, changed, lost, bf16_lost).
+constexpr llvm::StringLiteral kUpdateStatsRole = "update_stats";
+/// Unit attribute that `amp-master-weights` puts on the op rounding a
+/// parameter's new value to its storage type; operand #0 is the f32 value
+/// it rounds (the intended new value), result #0 the stored one.
+constexpr llvm::StringLiteral kRoundsUpdateAttr = "amp.rounds_update";
+/// On the "opt_state" arguments `amp-master-weights` adds:
+/// "kahan_compensation" or "rounding_counter" (documentation only; they
+/// are optimizer state for every other rule).
+constexpr llvm::StringLiteral kStateKindAttr = "amp.state";
+
 /// Roles of a training-step argument (`amp.role` on the argument).
 enum class ArgRole {
   Param,         ///< "param": fp32 master weight, updated by the step
@@ -86,6 +98,8 @@ struct TrainingStep {
   std::optional<unsigned> foundInfResult; ///< after loss scaling
   /// After `amp-instrument-underflow`: the flushed and non-zero counts.
   std::optional<unsigned> underflowCountResult, underflowTotalResult;
+  /// After `amp-instrument-updates`: the tensor<Px5xf64> statistics.
+  std::optional<unsigned> updateStatsResult;
   /// For each argument index that is updated, the result that holds its
   /// new value (`amp.updates = i`).
   llvm::DenseMap<unsigned, unsigned> updateOfArg;

@@ -46,7 +46,9 @@ void addAutocast(OpPassManager &pm, const MixedPrecisionConfig &config);
 void addLossScaling(OpPassManager &pm, const MixedPrecisionConfig &config);
 
 /// Contract check, autocast (unless precision=f32), canonicalize + cse, loss
-/// scaling (unless loss-scale=none), cse. The result still holds amp
+/// scaling (unless loss-scale=none), amp-master-weights (unless
+/// master-weights=f32), amp-instrument-updates (with update-stats), cse.
+/// The result still holds amp
 /// ops (unscale_and_check, update_scale) and tensors.
 void buildMixedPrecisionPipeline(OpPassManager &pm,
                                  const MixedPrecisionConfig &config);

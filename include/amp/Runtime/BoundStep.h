@@ -38,6 +38,8 @@ struct StepLayout {
   unsigned lossResult = 0;       ///< result index
   std::optional<unsigned> foundInfResult; ///< after loss scaling
   std::optional<unsigned> underflowCountResult, underflowTotalResult;
+  /// amp-instrument-updates: tensor<Px5xf64>, one row per parameter.
+  std::optional<unsigned> updateStatsResult;
   /// (argument, result holding its new value), by argument index.
   std::vector<std::pair<unsigned, unsigned>> updates;
   /// The bytes an argument starts from, by argument index (empty: none),

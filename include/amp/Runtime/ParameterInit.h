@@ -23,9 +23,14 @@ namespace mlir::amp::runtime {
 /// weight in X * W and for PyTorch's 128 x 784 read transposed, C * KH * KW
 /// for a convolution filter); without it, the product of all but the last
 /// dimension (an `in x out` weight). Values are drawn from `rng` in
-/// row-major order.
+/// row-major order. A bf16 parameter (stored so by amp-master-weights)
+/// draws the same f32 values and stores them rounded to nearest even.
 void initParameter(HostTensor &t, std::mt19937_64 &rng,
                    std::optional<int64_t> fanIn = std::nullopt);
+
+/// `value` rounded to nearest even bfloat16, as its bit pattern (NaN stays
+/// a quiet NaN); what arith.truncf f32 -> bf16 computes.
+uint16_t roundToBF16(float value);
 
 } // namespace mlir::amp::runtime
 

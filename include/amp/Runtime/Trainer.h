@@ -122,6 +122,14 @@ struct RunResult {
   bool interrupted = false;
   /// Steps of the run before this process (resumed from a checkpoint).
   int64_t resumedAtStep = 0;
+  /// With `updateStats` (amp-instrument-updates), over the whole run: the
+  /// mean over steps of ||w' - w|| / ||w|| (all parameters together),
+  /// elements whose intended update was non-zero, those of them lost to
+  /// rounding in the storage type and those bf16 storage would lose, and
+  /// the steps that lost at least half of their intended updates.
+  double meanUpdateRatio = 0;
+  double updatesIntended = 0, updatesLost = 0, updatesLostInBF16 = 0;
+  int64_t stepsMostlyLost = 0;
 };
 
 /// What a run needs, known before any data is loaded or memory allocated.

@@ -46,8 +46,23 @@ enum class Precision { F32, F16, BF16 };
 /// a constant S and still checks and skips; None leaves the step unscaled.
 enum class LossScaleMode { Auto, Dynamic, Static, None };
 
+/// How parameters are stored between steps (docs/master-weights.md):
+/// F32 keeps fp32 master weights (Micikevicius et al. 2018; the default);
+/// BF16 stores them in bfloat16, the f32 update rounded to nearest even
+/// (an update below half a bf16 spacing, |u| < |w| * 2^-9, is lost);
+/// BF16Kahan adds a bf16 compensation buffer per parameter that carries
+/// the rounding error into the next update (Kahan summation; Zamirai et
+/// al., "Revisiting BFloat16 Training", 2020); BF16Stochastic rounds the
+/// f32 result to bf16 stochastically (unbiased: E[round(x)] = x) from a
+/// counter-based random stream (torchao's `bf16_stochastic_round`).
+enum class MasterWeights { F32, BF16, BF16Kahan, BF16Stochastic };
+
 /// "f32", "f16", "bf16".
 llvm::StringRef stringifyPrecision(Precision precision);
+/// "f32", "bf16", "bf16-kahan", "bf16-stochastic".
+llvm::StringRef stringifyMasterWeights(MasterWeights mode);
+std::optional<MasterWeights> parseMasterWeights(llvm::StringRef text);
+std::string describeBadMasterWeights(llvm::StringRef text);
 /// "auto", "dynamic", "static", "none".
 llvm::StringRef stringifyLossScaleMode(LossScaleMode mode);
 /// The value named by `text`, or nullopt.
@@ -63,6 +78,7 @@ LossScaleMode resolveLossScaleMode(Precision precision, LossScaleMode mode);
 
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Precision precision);
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os, LossScaleMode mode);
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, MasterWeights mode);
 
 // clang-format off
 /// Every option of the rewrite, once: ENUM/SCALAR(type, field, name, default,
@@ -98,6 +114,17 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os, LossScaleMode mode);
          "Count backward values that round to zero or subnormal in f16 "       \
          "(bf16 for precision=bf16): amp-instrument-underflow before loss "    \
          "scaling")                                                            \
+  SCALAR(::mlir::amp::MasterWeights, masterWeights, "master-weights",       \
+         ::mlir::amp::MasterWeights::F32,                                      \
+         "Parameter storage between steps: f32 (fp32 master weights), bf16 "   \
+         "(round to nearest), bf16-kahan (+ a bf16 compensation buffer) or "   \
+         "bf16-stochastic (stochastic rounding): amp-master-weights")          \
+  SCALAR(int, roundingSeed, "rounding-seed", 0,                                \
+         "Seed of bf16-stochastic's counter-based random stream")              \
+  SCALAR(bool, updateStats, "update-stats", false,                             \
+         "Per step and parameter: the update/parameter norm ratio and the "    \
+         "fraction of updates lost to rounding in the storage type (and in "   \
+         "bf16): amp-instrument-updates, last")                                \
   SCALAR(std::string, autocastReport, "autocast-report", "",                   \
          "Write amp-autocast's JSON report (every op's class, reason, "        \
          "precision and rule) to this file")                                   \

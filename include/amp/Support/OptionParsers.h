@@ -75,6 +75,17 @@ public:
   parser(Option &option)
       : EnumOptionParser(option, "auto|dynamic|static|none") {}
 };
+
+template <>
+class parser<mlir::amp::MasterWeights>
+    : public mlir::amp::optparse::EnumOptionParser<
+          mlir::amp::MasterWeights, mlir::amp::parseMasterWeights,
+          mlir::amp::stringifyMasterWeights,
+          mlir::amp::describeBadMasterWeights> {
+public:
+  parser(Option &option)
+      : EnumOptionParser(option, "f32|bf16|bf16-kahan|bf16-stochastic") {}
+};
 } // namespace llvm::cl
 
 #endif // AMP_SUPPORT_OPTIONPARSERS_H

@@ -204,6 +204,83 @@ def InstrumentUnderflow : Pass<"amp-instrument-underflow", "ModuleOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MasterWeights : Pass<"amp-master-weights", "ModuleOp"> {
+  let summary = "Store parameters in bf16 between steps (plain, Kahan or "
+                "stochastic rounding)";
+  let description = [{
+    Changes how the parameters of each `amp.train_step` function (contract
+    checked, before or after loss scaling) are stored between steps
+    (docs/master-weights.md). With `mode=f32` nothing changes. Otherwise
+    every `"param"` argument `tensor<...xf32>` becomes `tensor<...xbf16>`
+    (also in the `amp.eval_step`, and its `amp.initial_value` is rounded to
+    nearest even); the step reads it once through `arith.extf` to f32, so
+    the forward, backward and optimizer are unchanged and run in f32; the
+    new value (f32, the `amp.updates` result) is rounded back to bf16:
+
+    - `bf16`: round to nearest even (`arith.truncf`). An update with
+      |u| < |w| * 2^-9 rounds back to w: lost.
+    - `bf16-kahan`: one extra `"opt_state"` argument per parameter, the
+      compensation c (bf16, same shape, starts at 0, `amp.state =
+      "kahan_compensation"`). With w the stored weight and u the f32 update:
+      y = u + c; w' = bf16(w + y); c' = bf16(y - (w' - w)) (Kahan
+      summation; Zamirai et al., "Revisiting BFloat16 Training", 2020).
+    - `bf16-stochastic`: w' = bf16 rounded stochastically: the f32 bit
+      pattern plus 16 random bits, truncated (toward zero), so that
+      P(up) = (x - lo) / (hi - lo) and E[w'] = x (torchao's
+      `bf16_stochastic_round`); NaN and infinities round as `arith.truncf`.
+      The 16 bits per element are the top bits of a hash (built from
+      murmur3's 32-bit finalizer) of (`seed`, the step counter, the
+      parameter's ordinal, the element's linear index): a counter-based stream (Salmon et al.,
+      "Random123", 2011), so they do not depend on the thread count, and
+      every data-parallel rank draws the same. The counter is one extra
+      `"opt_state"` argument `tensor<i32>` (`amp.state =
+      "rounding_counter"`, starts at 0, +1 per applied step).
+
+    After loss scaling, a skipped step (found_inf) keeps every parameter,
+    compensation and the counter bit-identical (bf16(extf(w)) == w for both
+    roundings; the Kahan update and the counter select on found_inf). The
+    rounding op of each parameter carries the unit attribute
+    `amp.rounds_update` with the f32 value it rounds as operand #0
+    (`amp-instrument-updates` reads the intended update there). Errors: a
+    parameter that is not f32 (already stored in bf16: run the pass once).
+  }];
+  let options = [
+    Option<"mode", "mode", "::mlir::amp::MasterWeights",
+           /*default=*/"::mlir::amp::MasterWeights::F32",
+           "Storage: f32, bf16, bf16-kahan or bf16-stochastic">,
+    Option<"seed", "seed", "int", /*default=*/"0",
+           "bf16-stochastic: seed of the random stream">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def InstrumentUpdates : Pass<"amp-instrument-updates", "ModuleOp"> {
+  let summary = "Measure each step's parameter updates: norm ratio and "
+                "updates lost to rounding";
+  let description = [{
+    Update statistics of each `amp.train_step` function (contract checked;
+    run it last, after loss scaling and `amp-master-weights`). For every
+    parameter argument w (f32, or bf16 read through `arith.extf`) with its
+    `amp.updates` result w' (the stored new value) and the intended new
+    value v in f32 (operand #0 of the op marked `amp.rounds_update` that
+    produced w', or w' itself), five numbers, summed over the elements in
+    f64: ||w' - w||^2, ||w||^2, changed = #{v != w}, lost = #{v != w and
+    w' == w} (the stored value did not change although the intended update
+    was non-zero: lost to rounding in the storage type; 0 for f32 storage),
+    bf16_lost = #{v != w and bf16(v) == bf16(w)} (what round-to-nearest
+    bf16 storage would lose; for f32 master weights "what bf16 would have
+    lost"). They become one result `tensor<Px5xf64>` with `amp.role =
+    "update_stats"`, row k for the k-th parameter in argument order. A
+    skipped step has v == w: nothing changed, nothing lost. The update
+    ratio ||w' - w|| / ||w|| is the usual health figure (~1e-3).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def PromoteToF64 : Pass<"amp-promote-to-f64", "ModuleOp"> {
   let summary = "Compute every f32 value of a step in f64 (gradient checks)";
   let description = [{

@@ -68,6 +68,18 @@ static bool isF32Tensor(Type t) {
   return tt && tt.getElementType().isF32();
 }
 
+/// A parameter stored in bf16 by amp-master-weights: a bf16 tensor whose
+/// every use (in the function's blocks) is an arith.extf to f32, or the op
+/// that rounds its update (Kahan reads the old stored value).
+static bool isBF16Storage(BlockArgument arg) {
+  auto tt = dyn_cast<RankedTensorType>(arg.getType());
+  if (!tt || !tt.getElementType().isBF16())
+    return false;
+  return llvm::all_of(arg.getUsers(), [](Operation *user) {
+    return isa<arith::ExtFOp>(user) || user->hasAttr(kRoundsUpdateAttr);
+  });
+}
+
 static bool isScalarTensorOf(Type t, Type elem) {
   auto tt = dyn_cast<RankedTensorType>(t);
   return tt && tt.getRank() == 0 && tt.getElementType() == elem;
@@ -415,11 +427,12 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     step.argRoles.push_back(*parsed);
     switch (*parsed) {
     case ArgRole::Param:
-      if (!isF32Tensor(arg.getType())) {
+      if (!isF32Tensor(arg.getType()) && !isBF16Storage(arg)) {
         emitError(arg.getLoc())
             << "parameter argument #" << i << " has type " << arg.getType()
             << "; parameters are fp32 master weights and must be ranked "
-               "tensors of f32";
+               "tensors of f32 (bf16 storage is what amp-master-weights "
+               "writes: a bf16 tensor read only through arith.extf to f32)";
         ok = false;
       }
       step.params.push_back(i);
@@ -526,6 +539,10 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
       step.underflowTotalResult = r;
       continue;
     }
+    if (role && role.getValue() == kUpdateStatsRole) {
+      step.updateStatsResult = r;
+      continue;
+    }
     if (!updates) {
       emitError(func.getLoc(), "result #")
           << r << " of training step '" << func.getSymName()
@@ -608,7 +625,12 @@ FailureOr<TrainingStep> TrainingStep::analyze(func::FuncOp func,
     auto grad = dyn_cast<GradOp>(op);
     if (!grad)
       return;
-    auto arg = dyn_cast<BlockArgument>(grad.getParam());
+    // A parameter stored in bf16 (amp-master-weights) is marked through
+    // the arith.extf that reads it.
+    Value param = grad.getParam();
+    if (auto ext = param.getDefiningOp<arith::ExtFOp>())
+      param = ext.getIn();
+    auto arg = dyn_cast<BlockArgument>(param);
     if (!arg || arg.getOwner() != &func.getBody().front() ||
         step.argRoles[arg.getArgNumber()] != ArgRole::Param) {
       grad.emitError("amp.grad's second operand must be a training-step "

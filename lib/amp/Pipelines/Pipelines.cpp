@@ -338,6 +338,16 @@ void mlir::amp::buildMixedPrecisionPipeline(
     pm.addPass(createInstrumentUnderflow(instrument));
   }
   addLossScaling(pm, config);
+  // After loss scaling, so that a skipped step keeps the bf16 state too.
+  if (config.masterWeights != MasterWeights::F32) {
+    MasterWeightsOptions storage;
+    storage.mode = config.masterWeights;
+    storage.seed = config.roundingSeed;
+    pm.addPass(createMasterWeights(storage));
+  }
+  // Last: it reads the stored and the intended new values.
+  if (config.updateStats)
+    pm.addPass(createInstrumentUpdates());
   pm.addPass(createCSEPass());
 }
 

@@ -138,6 +138,10 @@ initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
     case ElementKind::F64:
       reinterpret_cast<double *>(data.data())[k] = value;
       return true;
+    case ElementKind::BF16: // a parameter stored in bf16 (amp-master-weights)
+      reinterpret_cast<uint16_t *>(data.data())[k] =
+          roundToBF16(static_cast<float>(value));
+      return true;
     case ElementKind::I32:
       reinterpret_cast<int32_t *>(data.data())[k] = static_cast<int32_t>(value);
       return true;
@@ -300,6 +304,7 @@ llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
   layout.foundInfResult = step->foundInfResult;
   layout.underflowCountResult = step->underflowCountResult;
   layout.underflowTotalResult = step->underflowTotalResult;
+  layout.updateStatsResult = step->updateStatsResult;
   for (unsigned i = 0; i < trainFn.getNumArguments(); ++i) {
     if (auto it = step->updateOfArg.find(i); it != step->updateOfArg.end())
       layout.updates.push_back({i, it->second});

@@ -51,8 +51,16 @@ llvm::Expected<std::unique_ptr<RunLog>> RunLog::create(const TrainOptions &o,
   record->csv->os() << "run,step,epoch,loss,loss_scale,found_inf,step_ms"
                     << (shape.hasUnderflow
                             ? ",underflow_flushed,underflow_total"
-                            : "")
-                    << "\n";
+                            : "");
+  // Update statistics: all parameters together, then one triple per
+  // parameter (k = its position among the parameters).
+  if (shape.updateStatsParams > 0) {
+    record->csv->os() << ",update_ratio,lost_frac,bf16_lost_frac";
+    for (int64_t k = 0; k < shape.updateStatsParams; ++k)
+      record->csv->os() << ",update_ratio_p" << k << ",lost_frac_p" << k
+                        << ",bf16_lost_frac_p" << k;
+  }
+  record->csv->os() << "\n";
   return std::move(record);
 }
 
@@ -76,6 +84,31 @@ void RunLog::beginEpoch(int e) {
   skippedThisEpoch = 0;
 }
 
+/// The update statistics of one step for `rows` (a range of parameters):
+/// ratio ||w' - w|| / ||w||, lost / changed, bf16_lost / changed.
+struct UpdateSummary {
+  double diff2 = 0, param2 = 0, changed = 0, lost = 0, bf16Lost = 0;
+  double ratio() const { return param2 > 0 ? std::sqrt(diff2 / param2) : 0; }
+  double lostFrac() const { return changed > 0 ? lost / changed : 0; }
+  double bf16LostFrac() const { return changed > 0 ? bf16Lost / changed : 0; }
+};
+static UpdateSummary summarize(const std::vector<double> &stats, int64_t first,
+                               int64_t last) {
+  UpdateSummary s;
+  for (int64_t k = first; k < last && 5 * k + 4 < int64_t(stats.size()); ++k) {
+    s.diff2 += stats[5 * k];
+    s.param2 += stats[5 * k + 1];
+    s.changed += stats[5 * k + 2];
+    s.lost += stats[5 * k + 3];
+    s.bf16Lost += stats[5 * k + 4];
+  }
+  return s;
+}
+
+/// Steps that must lose at least half of their intended updates before the
+/// run warns (and the fraction of the run's steps they must be).
+constexpr int64_t kMostlyLostSteps = 20;
+
 llvm::Error RunLog::record(const StepRecord &step) {
   msTotal += step.ms;
   ++result.steps;
@@ -85,6 +118,17 @@ llvm::Error RunLog::record(const StepRecord &step) {
   }
   result.underflowFlushed += step.underflowFlushed;
   result.underflowTotal += step.underflowTotal;
+  UpdateSummary updates =
+      summarize(step.updateStats, 0, shape.updateStatsParams);
+  if (shape.updateStatsParams > 0) {
+    result.meanUpdateRatio +=
+        (updates.ratio() - result.meanUpdateRatio) / double(result.steps);
+    result.updatesIntended += updates.changed;
+    result.updatesLost += updates.lost;
+    result.updatesLostInBF16 += updates.bf16Lost;
+    if (updates.changed > 0 && updates.lostFrac() >= 0.5)
+      ++result.stepsMostlyLost;
+  }
   if (std::isfinite(step.loss)) {
     lossSum += step.loss;
     ++lossCount;
@@ -96,6 +140,16 @@ llvm::Error RunLog::record(const StepRecord &step) {
         << (step.foundInf ? 1 : 0) << "," << llvm::format("%.4f", step.ms);
     if (shape.hasUnderflow)
       out << "," << step.underflowFlushed << "," << step.underflowTotal;
+    if (shape.updateStatsParams > 0) {
+      auto triple = [&](const UpdateSummary &s) {
+        out << "," << llvm::format("%.6g", s.ratio()) << ","
+            << llvm::format("%.6g", s.lostFrac()) << ","
+            << llvm::format("%.6g", s.bf16LostFrac());
+      };
+      triple(updates);
+      for (int64_t k = 0; k < shape.updateStatsParams; ++k)
+        triple(summarize(step.updateStats, k, k + 1));
+    }
     out << "\n";
   }
   // The stop rules (shared REFERENCE.md, "scale collapse"): stop, say why,
@@ -217,6 +271,11 @@ void RunLog::endEpoch() {
         << llvm::format("%.3f%%",
                         100.0 * static_cast<double>(result.underflowFlushed) /
                             static_cast<double>(result.underflowTotal));
+  if (shape.updateStatsParams > 0 && result.updatesIntended > 0)
+    log << ", update ratio " << llvm::format("%.2e", result.meanUpdateRatio)
+        << ", lost "
+        << llvm::format("%.1f%%",
+                        100.0 * result.updatesLost / result.updatesIntended);
   if (result.steps > stepsBefore)
     log << ", "
         << llvm::format("%.3f", msTotal / double(result.steps - stepsBefore))
@@ -237,6 +296,31 @@ llvm::Error RunLog::finish() {
   // A resumed run times only its own steps.
   int64_t timed = result.steps - stepsBefore;
   result.msPerStep = timed > 0 ? msTotal / static_cast<double>(timed) : 0;
+  if (shape.updateStatsParams > 0 && options.progress) {
+    double intended = std::max(result.updatesIntended, 1.0);
+    log << "  [" << result.name << "] updates: mean ||w' - w|| / ||w|| "
+        << llvm::format("%.3e", result.meanUpdateRatio) << ", lost to "
+        << shape.paramStorage << " storage "
+        << llvm::format("%.2f%%", 100.0 * result.updatesLost / intended)
+        << " of intended element updates, round-to-nearest bf16 would lose "
+        << llvm::format("%.2f%%", 100.0 * result.updatesLostInBF16 / intended)
+        << "; " << result.stepsMostlyLost << " of " << result.steps
+        << " steps lost at least half\n";
+    // Kahan and stochastic rounding carry what a step did not store (the
+    // compensation, the expectation): only plain rounding stalls.
+    if (shape.paramStorage == "bf16" &&
+        result.stepsMostlyLost >= kMostlyLostSteps &&
+        2 * result.stepsMostlyLost >= result.steps)
+      log << "  [" << result.name << "] warning: " << result.stepsMostlyLost
+          << " of " << result.steps
+          << " steps lost at least half of their parameter updates to "
+             "rounding in "
+          << shape.paramStorage
+          << " storage (|update| < |w| * 2^-9 rounds back to w): training "
+             "stalls silently; use --master-weights=f32, bf16-kahan or "
+             "bf16-stochastic, or a larger learning rate\n";
+    log.flush();
+  }
   if (result.steps > 0 && result.skippedSteps == result.steps)
     return llvm::joinErrors(
         publish(),

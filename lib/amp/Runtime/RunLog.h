@@ -33,6 +33,9 @@ struct StepRecord {
   bool foundInf = false;        ///< the step was skipped (non-finite gradients)
   int32_t consecutiveSkips = 0; ///< after this step, when it was skipped
   int64_t underflowFlushed = 0, underflowTotal = 0; ///< with underflow stats
+  /// With update stats: per parameter ||w' - w||^2, ||w||^2, changed,
+  /// lost, bf16_lost (amp-instrument-updates' row layout), flattened.
+  std::vector<double> updateStats;
   double ms = 0; ///< wall time of the step (uploads, call, reads)
   /// For a non-finite loss: the first parameter (argument index) that was
   /// already non-finite when the step started, if any.
@@ -46,6 +49,9 @@ struct RunShape {
   bool dynamicScale = false;
   bool checksOverflow = false; ///< found_inf result
   bool hasUnderflow = false;
+  int64_t updateStatsParams = 0; ///< rows of the update_stats result
+  /// The parameters' storage ("bf16", "bf16-kahan", ...) for the messages.
+  std::string paramStorage = "f32";
   int64_t stepsPerEpoch = 0;
   std::string device; ///< appended to progress lines, e.g. "(cuda)"
 };

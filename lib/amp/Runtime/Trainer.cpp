@@ -504,8 +504,16 @@ static std::optional<unsigned> firstNonFiniteParam(BoundStep &step) {
   for (unsigned p : step.layout().params) {
     DeviceBuffer &buffer = step.arg(p);
     buffer.download();
+    int64_t n = buffer.spec().numElements();
+    if (buffer.spec().kind == ElementKind::BF16) { // amp-master-weights
+      const uint16_t *v = buffer.host().as<uint16_t>();
+      for (int64_t i = 0; i < n; ++i)
+        if ((v[i] & 0x7f80) == 0x7f80) // all exponent bits: inf or NaN
+          return p;
+      continue;
+    }
     const float *v = buffer.host().as<float>();
-    for (int64_t i = 0, n = buffer.spec().numElements(); i < n; ++i)
+    for (int64_t i = 0; i < n; ++i)
       if (!std::isfinite(v[i]))
         return p;
   }
@@ -575,6 +583,9 @@ static std::string optionText(Precision v) {
 }
 static std::string optionText(LossScaleMode v) {
   return stringifyLossScaleMode(v).str();
+}
+static std::string optionText(MasterWeights v) {
+  return stringifyMasterWeights(v).str();
 }
 static std::string optionText(const std::vector<std::string> &v) {
   return llvm::join(v, ",");
@@ -837,6 +848,10 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   shape.hasScale = shape.dynamicScale || mode == LossScaleMode::Static;
   shape.checksOverflow = layout.foundInfResult.has_value();
   shape.hasUnderflow = layout.underflowCountResult.has_value();
+  if (layout.updateStatsResult)
+    shape.updateStatsParams =
+        layout.resultSpecs[*layout.updateStatsResult].shape.front();
+  shape.paramStorage = stringifyMasterWeights(o.rewrite.masterWeights).str();
   shape.stepsPerEpoch = trainSet.numExamples / plan->globalBatch;
   if (o.maxStepsPerEpoch > 0)
     shape.stepsPerEpoch = std::min(shape.stepsPerEpoch, o.maxStepsPerEpoch);
@@ -949,6 +964,12 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
             step.result(*layout.underflowCountResult).readScalar<int64_t>();
         rec.underflowTotal =
             step.result(*layout.underflowTotalResult).readScalar<int64_t>();
+      }
+      if (layout.updateStatsResult) {
+        DeviceBuffer &stats = step.result(*layout.updateStatsResult);
+        stats.download();
+        const double *d = stats.host().as<double>();
+        rec.updateStats.assign(d, d + stats.spec().numElements());
       }
       // A non-finite loss after finite ones: did the last update already
       // poison the parameters? (Read only on this failure path.)

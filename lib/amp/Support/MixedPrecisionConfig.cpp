@@ -37,6 +37,36 @@ llvm::StringRef mlir::amp::stringifyLossScaleMode(LossScaleMode mode) {
   return "none";
 }
 
+llvm::StringRef mlir::amp::stringifyMasterWeights(MasterWeights mode) {
+  switch (mode) {
+  case MasterWeights::F32:
+    return "f32";
+  case MasterWeights::BF16:
+    return "bf16";
+  case MasterWeights::BF16Kahan:
+    return "bf16-kahan";
+  case MasterWeights::BF16Stochastic:
+    return "bf16-stochastic";
+  }
+  return "f32";
+}
+
+std::optional<MasterWeights>
+mlir::amp::parseMasterWeights(llvm::StringRef text) {
+  return llvm::StringSwitch<std::optional<MasterWeights>>(text)
+      .Case("f32", MasterWeights::F32)
+      .Case("bf16", MasterWeights::BF16)
+      .Case("bf16-kahan", MasterWeights::BF16Kahan)
+      .Case("bf16-stochastic", MasterWeights::BF16Stochastic)
+      .Default(std::nullopt);
+}
+
+std::string mlir::amp::describeBadMasterWeights(llvm::StringRef text) {
+  return "'" + text.str() +
+         "' is not a master-weights mode (f32, bf16, bf16-kahan or "
+         "bf16-stochastic)";
+}
+
 std::optional<Precision> mlir::amp::parsePrecision(llvm::StringRef text) {
   return llvm::StringSwitch<std::optional<Precision>>(text)
       .Case("f32", Precision::F32)
@@ -80,6 +110,11 @@ llvm::raw_ostream &mlir::amp::operator<<(llvm::raw_ostream &os,
 llvm::raw_ostream &mlir::amp::operator<<(llvm::raw_ostream &os,
                                          LossScaleMode mode) {
   return os << stringifyLossScaleMode(mode);
+}
+
+llvm::raw_ostream &mlir::amp::operator<<(llvm::raw_ostream &os,
+                                         MasterWeights mode) {
+  return os << stringifyMasterWeights(mode);
 }
 
 /// `value` as printf's %g writes it (inf, nan, 1e+30, 5.96046e-08).
@@ -147,9 +182,12 @@ std::string MixedPrecisionConfig::validate() const {
   return "";
 }
 
+// e.g. "bf16 params=bf16-kahan": no commas, the name is a CSV field.
 std::string MixedPrecisionConfig::runName() const {
   std::string name = stringifyPrecision(precision).str();
   if (lossScale != LossScaleMode::None)
     name += " + " + stringifyLossScaleMode(lossScale).str();
+  if (masterWeights != MasterWeights::F32)
+    name += " params=" + stringifyMasterWeights(masterWeights).str();
   return name;
 }

@@ -14,6 +14,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -43,8 +44,14 @@ struct RunSeries {
     for (const RunResult &r : llvm::drop_begin(seeds)) {
       m.underflowFlushed += r.underflowFlushed;
       m.underflowTotal += r.underflowTotal;
+      m.updatesIntended += r.updatesIntended;
+      m.updatesLost += r.updatesLost;
+      m.updatesLostInBF16 += r.updatesLostInBF16;
       m.interrupted |= r.interrupted;
     }
+    m.meanUpdateRatio = avg(&RunResult::meanUpdateRatio);
+    m.stepsMostlyLost =
+        static_cast<int64_t>(std::llround(avg(&RunResult::stepsMostlyLost)));
     return m;
   }
   /// Sample standard deviation of the test accuracy (0 for one seed).
@@ -142,6 +149,21 @@ static void printTable(const RunRequest &request,
           r.underflowTotal
               ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
               : 0.0);
+    }
+  }
+  if (request.rewrite.updateStats) {
+    out << "\nparameter updates (--update-stats), whole run: mean "
+           "||w' - w|| / ||w||, intended element updates lost to "
+           "rounding in the parameters' storage, lost if stored in "
+           "bf16, steps that lost half or more (means over the seeds):\n";
+    for (const RunSeries &s : series) {
+      RunResult r = s.mean();
+      double n = std::max(r.updatesIntended, 1.0);
+      out << llvm::format(
+          "%-16s ratio %.3e  lost %7.3f%%  bf16 would lose %7.3f%%  %lld "
+          "steps\n",
+          r.name.c_str(), r.meanUpdateRatio, 100.0 * r.updatesLost / n,
+          100.0 * r.updatesLostInBF16 / n, (long long)r.stepsMostlyLost);
     }
   }
   out.flush();

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The bf16-parameter comparison of docs/master-weights.md: the Fashion-MNIST
+# MLP (examples/fashion-mnist/gen_mlp.py) at a small learning rate, trained
+# with bf16 autocast and each parameter storage (--master-weights=f32, bf16,
+# bf16-kahan, bf16-stochastic), several seeds, with --update-stats. Prints
+# amp-run's table per storage (mean test accuracy over the seeds and its
+# spread) and the update-statistics summary lines; CSVs go to OUTDIR.
+# Not a CI test (minutes on a few cores).
+#
+# usage: scripts/bench-master-weights.sh [OUTDIR]
+#   LR (default 0.002), EPOCHS (1), SEEDS (3), MODES ("f32 bf16 bf16-kahan
+#   bf16-stochastic"), PRECISION (bf16: autocast precision of the run),
+#   AMP_BUILD_DIR (build)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${AMP_BUILD_DIR:-$root/build}"
+out="${1:-$build/master-weights}"
+lr="${LR:-0.002}" epochs="${EPOCHS:-1}" seeds="${SEEDS:-3}"
+modes="${MODES:-f32 bf16 bf16-kahan bf16-stochastic}"
+precision="${PRECISION:-bf16}"
+mkdir -p "$out"
+step="$out/mlp-lr$lr.mlir"
+python3 "$root/examples/fashion-mnist/gen_mlp.py" --batch=128 --lr="$lr" -o "$step"
+echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(nproc) cores"
+echo "# lr=$lr epochs=$epochs seeds=$seeds run=$precision"
+for mode in $modes; do
+  echo "## master-weights=$mode"
+  "$build/bin/amp-run" "$step" --run="$precision" --master-weights="$mode" \
+    --rounding-seed=1 --epochs="$epochs" --seeds="$seeds" --update-stats \
+    --csv="$out/$mode" 2>&1 | grep -v '^$' || exit 1
+done
