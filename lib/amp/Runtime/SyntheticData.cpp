@@ -152,8 +152,8 @@ Dataset mlir::amp::runtime::makeSyntheticStepDataset(
   for (int64_t e = 0; e < numExamples; ++e)
     for (int64_t j = 0; j < *targetValues; ++j) {
       double sum = 0;
-      for (size_t t = j * kTerms; t < picks.size() && t < (j + 1) * kTerms;
-           ++t) {
+      size_t first = static_cast<size_t>(j) * kTerms;
+      for (size_t t = first; t < picks.size() && t < first + kTerms; ++t) {
         const DataField &f = ds.inputs[picks[t].field];
         int64_t at = e * f.valuesPerExample + picks[t].offset;
         double x =
