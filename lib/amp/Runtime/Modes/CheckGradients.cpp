@@ -13,9 +13,7 @@ int mlir::amp::runtime::checkGradientsMode(const RunRequest &request,
                                            llvm::raw_ostream &out,
                                            llvm::raw_ostream &err) {
   Session session(request, out, err);
-  if (std::optional<int> failed = session.prepare())
-    return *failed;
-  if (std::optional<int> failed = session.loadData())
+  if (std::optional<int> failed = session.setUp())
     return *failed;
   GradientCheckOptions options;
   options.seed = request.seed;

@@ -18,9 +18,7 @@ int mlir::amp::runtime::evaluateOnly(const RunRequest &request,
                                      llvm::raw_ostream &out,
                                      llvm::raw_ostream &err) {
   Session session(request, out, err);
-  if (std::optional<int> failed = session.prepare())
-    return *failed;
-  if (std::optional<int> failed = session.loadData())
+  if (std::optional<int> failed = session.setUp())
     return *failed;
   out << "\n"
       << llvm::format("%-16s %10s %12s %8s  %s\n", "run", "test acc",

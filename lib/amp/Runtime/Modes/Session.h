@@ -66,6 +66,12 @@ struct Session {
   std::optional<int> prepare();
   /// Loads the data and checks it against every run.
   std::optional<int> loadData();
+  /// `prepare`, then `loadData`: what every mode does first.
+  std::optional<int> setUp() {
+    if (std::optional<int> failed = prepare())
+      return failed;
+    return loadData();
+  }
 
 private:
   std::optional<int> checkOutputs();

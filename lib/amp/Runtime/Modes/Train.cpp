@@ -196,9 +196,7 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
                                   llvm::raw_ostream &out,
                                   llvm::raw_ostream &err) {
   Session session(request, out, err);
-  if (std::optional<int> failed = session.prepare())
-    return *failed;
-  if (std::optional<int> failed = session.loadData())
+  if (std::optional<int> failed = session.setUp())
     return *failed;
 
   // The runs; when one fails, the table of those that finished, then why.
