@@ -32,6 +32,13 @@
 // JSON: "peak_live": 140
 // RUN: not amp-opt %s --amp-memory-report=output=%t.missing/r.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=NODIR
 // NODIR: error: amp-memory-report: cannot write
+//
+// Byte counts past 2^63 saturate and say so (a 2^32 x 2^32 f32 parameter is
+// 2^66 B); the peak stays saturated when that value dies.
+// RUN: amp-opt %S/../tools/Inputs/wrapping-param.mlir --amp-memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: parameters {{ *}}over 9.2 EB (2^63 B: the count saturated)
+// HUGE: batch (inputs, labels) {{ *}}50.2 KB (50240 B)
+// HUGE: peak live (tensor level) {{ *}}over 9.2 EB (2^63 B: the count saturated)
 func.func @step(%w: tensor<4xf32> {amp.role = "param"},
                 %m: tensor<4xf32> {amp.role = "opt_state"},
                 %x: tensor<2x4xf32> {amp.role = "input"},

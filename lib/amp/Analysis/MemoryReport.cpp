@@ -107,8 +107,11 @@ FailureOr<MemoryReport> mlir::amp::analyzeMemory(func::FuncOp fn) {
       diesAfter[it == lastUse.end() ? i : it->second].push_back(res);
     }
     r.peakLiveBytes = std::max(r.peakLiveBytes, live);
+    // A saturated total (shapes past 2^63 bytes) stays saturated: what is
+    // left after a death is unknown.
     for (Value v : diesAfter.lookup(i))
-      live -= bytesOf(v.getType()).value_or(0);
+      if (live != std::numeric_limits<int64_t>::max())
+        live -= bytesOf(v.getType()).value_or(0);
   }
 
   // Kept for the backward: forward values read by seed-derived ops.

@@ -3,6 +3,7 @@
 #include "amp/TrainStep/Losses.h"
 
 #include "amp/Autodiff/AdjointBuilders.h"
+#include "amp/Support/Counts.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -64,7 +65,8 @@ FailureOr<Type> mlir::amp::trainstep::supervisionType(LossKind kind,
 }
 
 /// 1 / (the product of `value`'s sizes along `dims`) as an f32 scalar: a
-/// constant when they are static, else from tensor.dim.
+/// constant when they are static, else from tensor.dim. `staticCount`
+/// saturates at INT64_MAX (Support/Counts.h) for shapes past 2^63 elements.
 static Value reciprocalCount(OpBuilder &b, Location loc, Value value,
                              ArrayRef<int64_t> dims, int64_t &staticCount) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -74,7 +76,7 @@ static Value reciprocalCount(OpBuilder &b, Location loc, Value value,
     if (type.isDynamicDim(d))
       dynamic = true;
     else
-      staticCount *= type.getDimSize(d);
+      staticCount = saturatingMul(staticCount, type.getDimSize(d));
   }
   if (!dynamic)
     return Value();

@@ -11,6 +11,7 @@
 #include "amp/Transforms/Passes.h"
 #include "llvm/Support/Format.h"
 
+#include <limits>
 #include <numeric>
 
 namespace mlir::amp {
@@ -22,7 +23,10 @@ using namespace mlir;
 using namespace mlir::amp;
 
 /// "12.3 MB" style, powers of 1000 (as `ls -lh --si`), and the exact count.
+/// A count saturated at INT64_MAX (Support/Counts.h) says so.
 static std::string humanBytes(int64_t b) {
+  if (b == std::numeric_limits<int64_t>::max())
+    return "over 9.2 EB (2^63 B: the count saturated)";
   const char *units[] = {"B", "KB", "MB", "GB", "TB"};
   double v = double(b);
   int u = 0;
