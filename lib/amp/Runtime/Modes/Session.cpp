@@ -537,6 +537,10 @@ std::optional<int> Session::loadData() {
                          : plans[0].labelClasses ? *plans[0].labelClasses
                          : plans[0].lossClasses  ? *plans[0].lossClasses
                                                  : 10;
+    // The test set: a quarter as many, at least one batch. (Not one per
+    // class: for ImageNet's 1000 classes at batch 1 that was 1000 forward
+    // passes of a ResNet after every epoch, most of a short run.)
+    int64_t testExamples = std::max<int64_t>(examples / 4, batch);
     const RunPlan &plan = plans[0];
     SyntheticLabels labels = r.syntheticLabels == "random"
                                  ? SyntheticLabels::Random
@@ -563,7 +567,7 @@ std::optional<int> Session::loadData() {
       trainSet = makeSyntheticDataset(examples, plan.valuesPerExample,
                                       numClasses, r.seed, labels, r.seed);
       testSet = makeSyntheticDataset(
-          std::max<int64_t>(examples / 4, numClasses), plan.valuesPerExample,
+          testExamples, plan.valuesPerExample,
           numClasses, r.seed + 1, labels, r.seed);
     } else {
       // Data of the step's own inputs and target (Dataset::inputs).
@@ -639,7 +643,7 @@ std::optional<int> Session::loadData() {
       trainSet = makeSyntheticStepDataset(examples, inputs, plan.targetValues,
                                           numClasses, r.seed, r.seed, labels);
       testSet = makeSyntheticStepDataset(
-          std::max<int64_t>(examples / 4, numClasses), inputs,
+          testExamples, inputs,
           plan.targetValues, numClasses, r.seed + 1, r.seed, labels);
     }
   } else {
