@@ -91,6 +91,24 @@ bool matchesKeyPattern(llvm::StringRef key, llvm::StringRef pattern);
 /// f32 values only (a constant of another type is never a parameter).
 std::string notWeightReason(ElementsAttr value);
 
+/// Why `constant` is a BatchNorm running statistic by how it is read, or ""
+/// when it is not: every use is an input of a linalg.generic whose body
+/// reads it only as `rsqrt(v + eps)` / `sqrt(v + eps)` (running_var), or
+/// only as the subtrahend of `x - v` in a body that also reads a variance
+/// (running_mean): torch-mlir's eval-mode batch_norm, whose buffers carry
+/// no key that names them.
+std::string runningStatisticReason(arith::ConstantOp constant);
+
+/// Gives every use of a shared constant of `model`'s body its own copy, for
+/// the constants whose sharing says nothing about the weights: splats
+/// (torch-mlir's constant uniquing makes one `dense<1.0> : tensor<64xf32>`
+/// of every BatchNorm's gamma and running_var at initialisation) and blobs
+/// printed without data (`dense_resource<__elided__>`, equal attributes).
+/// Each copy then becomes its own parameter, as in the PyTorch model. A
+/// dense_resource with a real key stays shared (a tied weight). Returns
+/// whether anything changed.
+bool splitSharedConstants(func::FuncOp model);
+
 /// Decides what `model` (a func.func with a single-block body) trains under
 /// `options` (params, min-elements, frozen, freeze-running-stats, input,
 /// inputs, loss).
@@ -98,7 +116,9 @@ std::string notWeightReason(ElementsAttr value);
 /// params=constants trains every float tensor constant of the body's top
 /// level with at least min-elements elements (a saturating count) that the
 /// output depends on, but not: frozen= keys, BatchNorm statistics
-/// (freeze-running-stats), constants of another type than f32, constants
+/// (freeze-running-stats: keys ending in running_mean / running_var, and
+/// `runningStatisticReason`, with a remark), constants of another type
+/// than f32, constants
 /// whose values are not weights (`notWeightReason`: a remark names them)
 /// and the constants in `noGradient` (the builder found that the loss has no
 /// gradient for them; a warning names them). The constants of one

@@ -51,6 +51,11 @@ static void addLossOnlyFunction(ModuleOp module) {
 static constexpr double kNoiseUlps = 16;
 /// A relative disagreement above this is retried with smaller steps.
 static constexpr double kRetryBelow = 1e-7;
+/// A retry's rounding noise grows as 1/h: one whose noise exceeds this
+/// fraction of the gradient cannot tell a wrong gradient from a right one,
+/// and is no evidence (it would excuse a backward 2x off for gradients
+/// near 1e-5).
+static constexpr double kRetryMaxNoise = 1e-3;
 
 /// Whether the loss has a kink at the checked point along one element
 /// (ParameterCheck::kinks): the one-sided slopes disagree by more than
@@ -267,7 +272,8 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
       // than the step makes the difference quotient straddle it; a smaller
       // step does not, so a disagreement is retried with h / 100 and
       // h / 10^4 and the closest agreement counts. A kink exactly at the
-      // point stays for every step: isKink.
+      // point stays for every step: isKink. A retry counts only while its
+      // rounding noise is below kRetryMaxNoise of the gradient.
       double error = INFINITY, numeric = 0;
       bool kink = false;
       double h = options.relativeStep * std::max(1.0, std::fabs(saved));
@@ -292,8 +298,12 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
         // counted.
         double noise = kNoiseUlps * std::ldexp(1.0, -52) *
                        (std::fabs(*plus) + std::fabs(*minus)) / (2 * h);
-        double err = std::max(0.0, std::fabs(g[e] - quotient) - noise) /
-                     std::max({std::fabs(g[e]), std::fabs(quotient), 1e-300});
+        double magnitude =
+            std::max({std::fabs(g[e]), std::fabs(quotient), 1e-300});
+        if (attempt > 0 && noise > kRetryMaxNoise * magnitude)
+          break; // smaller steps resolve even less
+        double err =
+            std::max(0.0, std::fabs(g[e] - quotient) - noise) / magnitude;
         if (!std::isfinite(err))
           err = INFINITY;
         bool atKink = err > 0 && isKink(*plus, *loss, *minus, h, g[e], noise);

@@ -373,6 +373,15 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
       return failure();
     model = rebatched;
   }
+  // Splats and elided blobs that several ops read are distinct weights:
+  // one constant per use, on a copy (splitSharedConstants).
+  if (func::FuncOp split = model.clone(); splitSharedConstants(split)) {
+    if (rebatched)
+      rebatched.erase();
+    rebatched = model = split;
+  } else {
+    split.erase();
+  }
   Operation *ret = model.getBody().front().getTerminator();
 
   FailureOr<Type> supervision =
@@ -513,17 +522,37 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   // What params=constants left that the user may not expect: values that
   // are not weights (a remark), weights the loss has no gradient for (a
   // warning).
+  // One notice per constant of the model and reason (the copies of a
+  // split constant share its location), in order.
+  struct Notice {
+    const LeftConstant *left;
+    unsigned uses;
+  };
+  SmallVector<Notice> notices;
   for (const LeftConstant &left : plan->leftConstants) {
     if (left.notice == LeftConstant::Notice::None)
       continue;
-    std::string key = resourceKey(left.constant);
-    std::string what = key.empty() ? "this constant" : "constant '" + key + "'";
-    if (left.notice == LeftConstant::Notice::Remark)
-      emitRemark(left.constant->getLoc()) << "amp-build-train-step: " << what
-                                          << " stays a constant: " << left.why;
+    auto same = llvm::find_if(notices, [&](const Notice &n) {
+      return n.left->constant->getLoc() == left.constant->getLoc() &&
+             n.left->why == left.why;
+    });
+    if (same != notices.end())
+      ++same->uses;
     else
-      emitWarning(left.constant->getLoc()) << "amp-build-train-step: " << what
-                                           << " stays a constant: " << left.why;
+      notices.push_back({&left, 1});
+  }
+  for (const Notice &n : notices) {
+    std::string key = resourceKey(n.left->constant);
+    std::string what = key.empty() ? "this constant" : "constant '" + key + "'";
+    if (n.uses > 1)
+      what += " (at its " + std::to_string(n.uses) + " uses)";
+    Location loc = n.left->constant->getLoc();
+    if (n.left->notice == LeftConstant::Notice::Remark)
+      emitRemark(loc) << "amp-build-train-step: " << what
+                      << " stays a constant: " << n.left->why;
+    else
+      emitWarning(loc) << "amp-build-train-step: " << what
+                       << " stays a constant: " << n.left->why;
   }
   if (SymbolTable::symbolKnownUseEmpty(original, module))
     original.erase();

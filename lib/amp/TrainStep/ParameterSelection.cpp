@@ -5,6 +5,9 @@
 #include "amp/Autodiff/Activity.h"
 #include "amp/Support/Counts.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -81,6 +84,100 @@ static bool visitF32Values(ElementsAttr value,
     if (!visit(i, v))
       break;
   return true;
+}
+
+/// Whether `v`, inside `body`, is the same for every iteration: defined
+/// outside it, or computed in it (e.g. `arith.truncf` of an f64 epsilon)
+/// from such values only.
+static bool independentOf(Block *body, Value v, int depth = 0) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() != body;
+  Operation *def = v.getDefiningOp();
+  if (def->getBlock() != body)
+    return true;
+  return depth < 4 &&
+         llvm::all_of(
+             def->getOperands(),
+             [&](Value o) { return independentOf(body, o, depth + 1); });
+}
+
+/// How torch-mlir writes an eval-mode BatchNorm (one linalg.generic over
+/// x, gamma, beta, running_mean, running_var: `(x - mean) * rsqrt(var +
+/// eps) * gamma + beta`; torch.nn.functional.batch_norm): `arg` is read
+/// only as `rsqrt(arg + eps)` or `sqrt(arg + eps)` (a variance), or only
+/// as the subtrahend of `x - arg` where x varies (a mean).
+static bool readAsVariance(BlockArgument arg) {
+  Block *body = arg.getOwner();
+  return !arg.use_empty() && llvm::all_of(arg.getUsers(), [&](Operation *u) {
+    auto add = dyn_cast<arith::AddFOp>(u);
+    if (!add)
+      return false;
+    Value eps = add.getLhs() == arg ? add.getRhs() : add.getLhs();
+    return eps != arg && independentOf(body, eps) && !add->use_empty() &&
+           llvm::all_of(add->getUsers(), [](Operation *r) {
+             return isa<math::RsqrtOp, math::SqrtOp>(r);
+           });
+  });
+}
+static bool readAsMean(BlockArgument arg) {
+  Block *body = arg.getOwner();
+  return !arg.use_empty() && llvm::all_of(arg.getUsers(), [&](Operation *u) {
+    auto sub = dyn_cast<arith::SubFOp>(u);
+    return sub && sub.getRhs() == arg && sub.getLhs() != arg &&
+           !independentOf(body, sub.getLhs());
+  });
+}
+
+std::string
+mlir::amp::trainstep::runningStatisticReason(arith::ConstantOp constant) {
+  bool variance = true, mean = true;
+  for (OpOperand &use : constant->getUses()) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!generic || !generic.isDpsInput(&use))
+      return "";
+    BlockArgument arg = generic.getMatchingBlockArgument(&use);
+    variance = variance && readAsVariance(arg);
+    // A mean is subtracted in a normalisation: the same body reads a
+    // variance.
+    mean = mean && readAsMean(arg) &&
+           llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *in) {
+             return readAsVariance(generic.getMatchingBlockArgument(in));
+           });
+  }
+  if (constant->use_empty() || (!variance && !mean))
+    return "";
+  return std::string("a BatchNorm running ") +
+         (variance ? "variance (read as rsqrt(v + eps))"
+                   : "mean (subtracted before rsqrt(var + eps) scales)") +
+         ", a buffer PyTorch never trains (freeze-running-stats; "
+         "freeze-running-stats=false trains it)";
+}
+
+bool mlir::amp::trainstep::splitSharedConstants(func::FuncOp model) {
+  bool changed = false;
+  SmallVector<arith::ConstantOp> shared;
+  for (Operation &op : model.getBody().front()) {
+    auto c = dyn_cast<arith::ConstantOp>(op);
+    if (!c || !isa<RankedTensorType>(c.getType()) || c->hasOneUse() ||
+        c->use_empty())
+      continue;
+    auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
+    if ((dense && dense.isSplat()) || resourceKey(c) == kElidedKey)
+      shared.push_back(c);
+  }
+  OpBuilder b(model.getContext());
+  for (arith::ConstantOp c : shared) {
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : c->getUses())
+      uses.push_back(&use);
+    // The original keeps one use; the copies are equal.
+    b.setInsertionPointAfter(c);
+    for (OpOperand *use : llvm::drop_end(uses)) {
+      use->set(b.clone(*c)->getResult(0));
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 std::string mlir::amp::trainstep::notWeightReason(ElementsAttr value) {
@@ -516,7 +613,14 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
                (StringRef(key).ends_with("running_mean") ||
                 StringRef(key).ends_with("running_var")))
         why = "a BatchNorm running statistic (freeze-running-stats)";
-      else if (!parameterTypeProblem(type).empty())
+      else if (std::string stat = runningStatisticReason(c);
+               options.freezeRunningStats && !stat.empty() &&
+               llvm::all_of(group.drop_front(), [](arith::ConstantOp m) {
+                 return !runningStatisticReason(m).empty();
+               })) {
+        why = stat;
+        notice = LeftConstant::Notice::Remark;
+      } else if (!parameterTypeProblem(type).empty())
         why = "not an f32 tensor";
       else if (!active)
         why = "the output does not depend on it";

@@ -22,8 +22,9 @@ int mlir::amp::runtime::checkGradientsMode(const RunRequest &request,
       << llvm::format("%g", options.relativeStep) << " x max(1, |w|), the "
       << options.largest << " largest and " << options.random
       << " random elements of every parameter; a disagreement is "
-         "retried with h / 100 and h / 10^4; a difference within "
-         "the quotient's rounding noise counts as 0)\n";
+         "retried with h / 100 and h / 10^4 while their rounding noise stays "
+         "below 1e-3 of the gradient; a difference within the quotient's "
+         "rounding noise counts as 0)\n";
   auto result = checkGradients(*session.module, options, *session.backend,
                                *session.trainSet);
   if (!result)

@@ -566,9 +566,8 @@ std::optional<int> Session::loadData() {
           << labelsText << "\n";
       trainSet = makeSyntheticDataset(examples, plan.valuesPerExample,
                                       numClasses, r.seed, labels, r.seed);
-      testSet = makeSyntheticDataset(
-          testExamples, plan.valuesPerExample,
-          numClasses, r.seed + 1, labels, r.seed);
+      testSet = makeSyntheticDataset(testExamples, plan.valuesPerExample,
+                                     numClasses, r.seed + 1, labels, r.seed);
     } else {
       // Data of the step's own inputs and target (Dataset::inputs).
       if (r.syntheticIntRange < 0)
@@ -642,9 +641,9 @@ std::optional<int> Session::loadData() {
       out << ":" << description << "\n";
       trainSet = makeSyntheticStepDataset(examples, inputs, plan.targetValues,
                                           numClasses, r.seed, r.seed, labels);
-      testSet = makeSyntheticStepDataset(
-          testExamples, inputs,
-          plan.targetValues, numClasses, r.seed + 1, r.seed, labels);
+      testSet =
+          makeSyntheticStepDataset(testExamples, inputs, plan.targetValues,
+                                   numClasses, r.seed + 1, r.seed, labels);
     }
   } else {
     // Files: each source checks them against the first run's plan (the
