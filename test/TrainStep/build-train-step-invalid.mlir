@@ -122,3 +122,12 @@ func.func @model(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
 }
 // expected-error @+1 {{amp-build-train-step: cannot add @train_step: the module already has a symbol of that name}}
 func.func private @train_step()
+
+// -----
+
+// TOSA has no adjoint rules; the error says how to lower it first.
+func.func @tosa_model(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{amp-build-train-step: @tosa_model holds TOSA (tosa.tanh); the builder differentiates linalg on tensors: lower it first, e.g. mlir-opt --pass-pipeline="builtin.module(func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor))"}}
+  %t = tosa.tanh %a : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %t : tensor<4x8xf32>
+}

@@ -252,7 +252,7 @@ func.func @normalized(%w: tensor<4xf32> {amp.role = "param"},
   %minus = arith.constant dense<-1.0> : tensor<4xf32>
   %up = arith.cmpf ogt, %dw, %zeros : tensor<4xf32>
   %n = arith.select %up, %ones, %minus : tensor<4xi1>, tensor<4xf32>
-  // expected-error @+1 {{this op (amp.grad) applies the role of a gradient to a value derived from the backward seed}}
+  // expected-error @+1 {{this gradient is computed from the backward seed but does not grow with it (a normalisation g / |g|, a product with zero, a constant)}}
   %g = amp.grad %n, %w : tensor<4xf32>
   %w1 = arith.subf %w, %g : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>

@@ -24,7 +24,15 @@ enum class Degree {
 };
 
 /// Why an op breaks homogeneity (the error's wording).
-enum class Break { None, Mixed, Quadratic, Division, Threshold, NonLinear };
+enum class Break {
+  None,
+  Mixed,
+  Quadratic,
+  Division,
+  Threshold,
+  NonLinear,
+  NotProportional
+};
 
 class Analysis {
 public:
@@ -131,6 +139,13 @@ LogicalResult Analysis::report(Operation *op, Break why, StringRef detail) {
             "a backward that is linear in the seed (grad(S * L) = S * "
             "grad(L)); move it after `amp.grad`, onto the unscaled gradient";
     break;
+  case Break::NotProportional:
+    diag << "this gradient is computed from the backward seed but does not "
+            "grow with it (a normalisation g / |g|, a product with zero, a "
+            "constant): loss scaling needs grad(S * L) = S * grad(L), and "
+            "the skip-update check would divide it by S; the gradient must "
+            "be linear in the seed";
+    break;
   case Break::None:
     break;
   }
@@ -199,7 +214,7 @@ LogicalResult Analysis::visitOp(Operation *op) {
     // normalization g / |g| of the scaled backward); one that does not
     // depend on the seed at all is the seed flow's error.
     if (in[0] == Degree::Free && backward.contains(op->getOperand(0)))
-      return report(op, Break::NonLinear, "the role of a gradient");
+      return report(op, Break::NotProportional);
     return setAll(Degree::Free);
   }
   if (isa<amp::CountUnderflowOp>(op) || !anyScaled) {

@@ -81,6 +81,25 @@ static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
            << model.getNumResults()
            << " values; the model returns one (its logits, its regression "
               "output or its loss)";
+  // TOSA (torch-mlir's and TFLite's other output) has no adjoint rules: its
+  // weights are tosa.const, not constants the builder would train.
+  Operation *tosa = nullptr;
+  model.walk([&](Operation *op) {
+    if (op->getDialect() && op->getDialect()->getNamespace() == "tosa") {
+      tosa = op;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (tosa) {
+    return emitError(tosa->getLoc())
+           << "amp-build-train-step: @" << model.getSymName() << " holds TOSA ("
+           << tosa->getName()
+           << "); the builder differentiates linalg on tensors: lower it "
+              "first, e.g. mlir-opt "
+              "--pass-pipeline=\"builtin.module(func.func(tosa-to-linalg-"
+              "named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor))\"";
+  }
   for (StringRef name : {kTrainStepName, kEvalStepName}) {
     if (model.getSymName() == name)
       return emitError(model.getLoc())
