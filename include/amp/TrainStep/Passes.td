@@ -43,8 +43,11 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     least `min-elements` elements that the output depends on a parameter,
     except constants whose dense_resource key matches `frozen=` (a key, or
     a pattern with a leading or trailing `*`) and, with
-    `freeze-running-stats` (default), keys ending in `running_mean` or
-    `running_var` (PyTorch's BatchNorm buffers); `arguments` every float
+    `freeze-running-stats` (default), PyTorch's BatchNorm buffers: keys
+    ending in `running_mean` or `running_var`, and constants a
+    linalg.generic reads only as `rsqrt(v + eps)` / `sqrt(v + eps)` (a
+    running variance) or as `x - v` beside such a variance (a running
+    mean), each with a remark; `arguments` every float
     tensor argument but the input (and, with loss=none, the label or
     target); an integer names one argument; any other entry names a
     dense_resource constant by its key. Buffers that are not weights stay
@@ -52,7 +55,10 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     NaN, or whose values are only 0 and one negative value of magnitude >=
     1e4 (an additive attention mask: -1e4, -1e9, -inf,
     torch.finfo(float32).min); an elided blob has no values to look at and
-    is trained. The constants of one dense_resource key (a tied weight, as
+    is trained. A splat constant or an elided blob that several operands
+    read (torch-mlir's uniquing of equal constants: one dense<1.0> for
+    every BatchNorm's gamma and running_var) is one parameter per operand.
+    The constants of one dense_resource key (a tied weight, as
     an embedding shared with the classifier) are one parameter whose
     gradient sums those of all its uses. A constant the loss has no
     gradient for (the output depends on it only through fptosi / sitofp or
@@ -128,8 +134,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
                "params=constants leaves constant (default: none)">,
     Option<"freezeRunningStats", "freeze-running-stats", "bool",
            /*default=*/"true",
-           "params=constants leaves constants whose key ends in "
-           "running_mean or running_var (BatchNorm buffers) constant "
+           "params=constants leaves BatchNorm running statistics "
+           "constant: keys ending in running_mean or running_var, and "
+           "constants read as rsqrt(v + eps) or as x - v beside one "
            "(default: true)">,
     Option<"input", "input", "int64_t", /*default=*/"-1",
            "One input argument (an alias of inputs=<index>; default: -1, "
