@@ -56,6 +56,11 @@ struct LeftConstant {
   /// mask, non-finite values) or with a warning (a weight the loss has no
   /// gradient for).
   enum class Notice { None, Remark, Warning } notice = Notice::None;
+  /// The value the step uses instead of the constant's own, or null: a
+  /// BatchNorm running statistic printed without its data
+  /// (`dense_resource<__elided__>`) starts at PyTorch's initial value
+  /// (running_mean 0, running_var 1), as an elided weight starts random.
+  ElementsAttr replacement;
 };
 
 /// The plan for one model function.

@@ -153,9 +153,10 @@ static void zeroUninitialisedInit(OpBuilder &b, Operation *op, bool warn) {
 }
 
 /// Clones the ops of `model`'s body at `b`'s insertion point with `map`,
-/// skipping the constants that became parameters; returns the clone of the
-/// returned value. Inits read from a bare tensor.empty start from zeros
-/// (zeroUninitialisedInit).
+/// skipping the constants that became parameters and giving the left ones
+/// with a replacement (an elided running statistic) that value; returns the
+/// clone of the returned value. Inits read from a bare tensor.empty start from
+/// zeros (zeroUninitialisedInit).
 static Value cloneForward(OpBuilder &b, func::FuncOp model,
                           const ParameterPlan &plan, IRMapping &map,
                           bool warn) {
@@ -163,10 +164,19 @@ static Value cloneForward(OpBuilder &b, func::FuncOp model,
   for (const TrainedValue &p : plan.params)
     for (arith::ConstantOp c : p.constants)
       trained.insert(c);
+  llvm::DenseMap<Operation *, ElementsAttr> replaced;
+  for (const LeftConstant &left : plan.leftConstants)
+    if (left.replacement)
+      replaced[left.constant] = left.replacement;
   Block &body = model.getBody().front();
   for (Operation &op : body.without_terminator()) {
     if (trained.contains(&op))
       continue;
+    if (ElementsAttr value = replaced.lookup(&op)) {
+      map.map(op.getResult(0),
+              arith::ConstantOp::create(b, op.getLoc(), value).getResult());
+      continue;
+    }
     Operation *clone = b.clone(op, map);
     zeroUninitialisedInit(b, clone, warn);
   }
@@ -541,37 +551,49 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   // What params=constants left that the user may not expect: values that
   // are not weights (a remark), weights the loss has no gradient for (a
   // warning).
-  // One notice per constant of the model and reason (the copies of a
-  // split constant share its location), in order.
+  // One notice per reason: a warning per constant of the model, a remark
+  // for all constants left for the same reason (a MobileNet has 34
+  // BatchNorm running variances), at the first. The copies of a split
+  // constant share its location.
   struct Notice {
     const LeftConstant *left;
-    unsigned uses;
+    SmallVector<Location> constants;
+    unsigned uses = 0;
   };
   SmallVector<Notice> notices;
   for (const LeftConstant &left : plan->leftConstants) {
     if (left.notice == LeftConstant::Notice::None)
       continue;
+    Location loc = left.constant->getLoc();
     auto same = llvm::find_if(notices, [&](const Notice &n) {
-      return n.left->constant->getLoc() == left.constant->getLoc() &&
-             n.left->why == left.why;
+      return n.left->why == left.why &&
+             (left.notice == LeftConstant::Notice::Remark ||
+              n.constants.front() == loc);
     });
-    if (same != notices.end())
-      ++same->uses;
-    else
-      notices.push_back({&left, 1});
+    if (same == notices.end())
+      same = notices.insert(notices.end(), Notice{&left, {}, 0});
+    if (!llvm::is_contained(same->constants, loc))
+      same->constants.push_back(loc);
+    ++same->uses;
   }
   for (const Notice &n : notices) {
     std::string key = resourceKey(n.left->constant);
-    std::string what = key.empty() ? "this constant" : "constant '" + key + "'";
-    if (n.uses > 1)
-      what += " (at its " + std::to_string(n.uses) + " uses)";
-    Location loc = n.left->constant->getLoc();
-    if (n.left->notice == LeftConstant::Notice::Remark)
-      emitRemark(loc) << "amp-build-train-step: " << what
-                      << " stays a constant: " << n.left->why;
+    std::string what = key.empty() || key == "__elided__"
+                           ? "this constant"
+                           : "constant '" + key + "'";
+    if (n.constants.size() > 1)
+      what += " and " + std::to_string(n.constants.size() - 1) +
+              " more like it (" + std::to_string(n.uses) +
+              " uses in all) stay constants: ";
     else
-      emitWarning(loc) << "amp-build-train-step: " << what
-                       << " stays a constant: " << n.left->why;
+      what += (n.uses > 1 ? " (at its " + std::to_string(n.uses) + " uses)"
+                          : std::string()) +
+              " stays a constant: ";
+    Location loc = n.constants.front();
+    if (n.left->notice == LeftConstant::Notice::Remark)
+      emitRemark(loc) << "amp-build-train-step: " << what << n.left->why;
+    else
+      emitWarning(loc) << "amp-build-train-step: " << what << n.left->why;
   }
   if (SymbolTable::symbolKnownUseEmpty(original, module))
     original.erase();

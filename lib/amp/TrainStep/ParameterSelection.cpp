@@ -602,6 +602,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
         continue;
       std::string why;
       LeftConstant::Notice notice = LeftConstant::Notice::None;
+      ElementsAttr replacement;
       if (staticElementCount(type) < options.minElements)
         why = "fewer than min-elements=" + std::to_string(options.minElements) +
               " elements";
@@ -620,6 +621,16 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
                })) {
         why = stat;
         notice = LeftConstant::Notice::Remark;
+        if (key == kElidedKey) {
+          bool variance = StringRef(stat).contains("variance");
+          why += variance ? "; its blob was printed without data: it is 1, "
+                            "PyTorch's initial running_var"
+                          : "; its blob was printed without data: it is 0, "
+                            "PyTorch's initial running_mean";
+          replacement = DenseElementsAttr::get(
+              type,
+              FloatAttr::get(type.getElementType(), variance ? 1.0 : 0.0));
+        }
       } else if (!parameterTypeProblem(type).empty())
         why = "not an f32 tensor";
       else if (!active)
@@ -635,6 +646,11 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
       }
       if (!why.empty()) {
         leave(why, notice);
+        if (replacement)
+          for (LeftConstant &left :
+               llvm::make_range(plan.leftConstants.end() - group.size(),
+                                plan.leftConstants.end()))
+            left.replacement = replacement;
         continue;
       }
     }
