@@ -11,8 +11,9 @@
 //   2. activation bytes kept for the backward (Analysis/MemoryReport.h, as
 //      amp-opt --amp-memory-report reports them): forward values (not
 //      derived from the amp.loss_grad seed, not function arguments, not
-//      constants) used by seed-derived ops or amp.grad; fp32 step vs the step
-//      after amp-autocast (f16), both cleaned up with canonicalize + cse.
+//      constants) defined before the seed and read after it; fp32 step vs
+//      the step after amp-autocast (f16), both cleaned up with canonicalize +
+//      cse and then amp-recompute-for-backward, as amp-mixed-precision does.
 //   3. amp-run peak RSS (ru_maxrss of the child from wait4), f16+dynamic vs
 //      f32, 100 steps.
 //
@@ -228,6 +229,8 @@ static void irFigures(MLIRContext &ctx, const Config &cfg) {
             }
             pm.addPass(createCanonicalizerPass());
             pm.addPass(createCSEPass());
+            // As amp-mixed-precision does, in both precisions.
+            pm.addPass(createRecomputeForBackward());
           }))
         return std::nullopt;
       return keptForBackward(trainStepOf(*m));

@@ -13,13 +13,16 @@
 //    `opt_state`, and the loss-scale state (`loss_scale`, `growth_tracker`,
 //    `hysteresis_tracker`, `consecutive_skips`); batch: `input`, `label`,
 //    `target`.
-//  - kept for the backward: forward values (not derived from the
-//    `amp.loss_grad` seed, not function arguments, not constants) that a
-//    seed-derived op or an `amp.grad` reads, counted once each. The ops of
-//    the function body are the units: an op with regions (a micro-batch
-//    loop) uses what its regions capture, and a seed inside such an op makes
-//    the figure approximate. Needs the markers: after `amp-loss-scaling` has
-//    consumed them the figure is absent.
+//  - kept for the backward: what is live where the backward starts. The
+//    values defined before the `amp.loss_grad` seed in program order (not
+//    function arguments, not constants) that an op after the seed reads
+//    (the return excluded), counted once each. A value the backward
+//    recomputes from arguments or from values kept anyway
+//    (`amp-recompute-for-backward`) is defined after the seed and is not
+//    kept. The ops of the function body are the units: an op with regions
+//    (a micro-batch loop) uses what its regions capture, and a seed inside
+//    such an op makes the figure approximate. Needs the markers: after
+//    `amp-loss-scaling` has consumed them the figure is absent.
 //  - peak live: over the function body in program order, the largest sum of
 //    the bytes of the values that are live (defined and still to be read,
 //    uses inside regions counted at their top-level op), arguments included

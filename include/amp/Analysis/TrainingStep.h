@@ -46,6 +46,10 @@ constexpr llvm::StringLiteral kUpdateStatsRole = "update_stats";
 /// parameter's new value to its storage type; operand #0 is the f32 value
 /// it rounds (the intended new value), result #0 the stored one.
 constexpr llvm::StringLiteral kRoundsUpdateAttr = "amp.rounds_update";
+/// Unit attribute that `amp-recompute-for-backward` puts on the ops it
+/// cloned into the backward (a forward value recomputed where the backward
+/// reads it). It also keeps CSE from merging the clone with the forward's op.
+constexpr llvm::StringLiteral kRecomputedAttr = "amp.recomputed";
 /// On the "opt_state" arguments `amp-master-weights` adds:
 /// "kahan_compensation" or "rounding_counter" (documentation only; they
 /// are optimizer state for every other rule).

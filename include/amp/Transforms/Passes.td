@@ -300,6 +300,50 @@ def PromoteToF64 : Pass<"amp-promote-to-f64", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
+  let summary = "Recompute cheap forward values where the backward reads "
+                "them instead of keeping them (activation memory)";
+  let description = [{
+    A forward value that the backward reads is live from its definition to
+    the backward: the activation memory of a training step
+    (`amp-memory-report`'s "kept for the backward"). For each
+    `amp.train_step` function (contract checked, markers not required)
+    whose `amp.loss_grad` seed sits in the entry block, a value defined
+    before the seed and read after it is recomputed right before its first
+    reader after the seed when its op is cheap (`arith.truncf`,
+    `arith.extf`, `linalg.transpose`, `linalg.broadcast`,
+    `tensor.collapse_shape`, `tensor.expand_shape`, `tensor.extract_slice`,
+    `tensor.pad`; one result, no memory effects) and everything it reads is
+    at hand in the backward anyway: entry-block arguments, constants and
+    `tensor.empty`, values the backward reads itself, or other such cheap
+    values (recomputed with it). The readers after the seed (the return
+    excluded) then read the clone, and the forward's value dies after its
+    last forward use. Typical cases after `amp-autocast`: the f16/bf16 copy
+    of a weight and its transpose (a low-precision weight copy no longer
+    lives across the whole step), the low-precision copy of the input
+    batch, the f16/bf16 copy of an f32 activation that an f32 backward op
+    keeps anyway (e.g. the softmax output that the softmax backward reads
+    in f32 and a batch_matmul backward in f16: kept once, in f32), reshapes
+    and pads of kept values.
+
+    The clones are the same ops on the same operands, so the step computes
+    the same bits (no tolerance: results, the skip region's bit-identity and
+    thread determinism are unchanged); what changes is one more pass over
+    the recomputed bytes per step. Each clone carries the unit attribute
+    `amp.recomputed`, which also keeps CSE (whose equivalence compares
+    attributes) from merging it back into the forward's op in later
+    clean-ups, the lowerings' included. Without the seed (after
+    `amp-loss-scaling`) or with the seed inside a loop (micro-batches) the
+    step is left unchanged. `amp-mixed-precision` runs it after autocast's
+    clean-up, before loss scaling, in every precision (f32 included).
+    Errors: a violated training-step contract (located), a module without
+    a training step.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MemoryReport : Pass<"amp-memory-report", "ModuleOp"> {
   let summary = "Report the bytes a training step keeps (state, batch, "
                 "activations kept for the backward, peak live)";
@@ -308,9 +352,11 @@ def MemoryReport : Pass<"amp-memory-report", "ModuleOp"> {
     required), Analysis/MemoryReport.h: the bytes of the parameters, the
     optimizer state, the loss-scale state and the batch (arguments by
     `amp.role`); the activation bytes kept from the forward for the backward
-    (forward values read by ops derived from the `amp.loss_grad` seed; needs
-    the markers, so run it before `amp-loss-scaling`, e.g. after
-    `amp-autocast`); and the peak of live values in program order,
+    (what is live where the backward starts: values defined before the
+    `amp.loss_grad` seed, not arguments or constants, that an op after it
+    reads; needs the markers, so run it before `amp-loss-scaling`, e.g.
+    after `amp-autocast` or as `amp-mixed-precision` leaves the step before
+    loss scaling, `loss-scale=none`); and the peak of live values in program order,
     arguments included (tensor level, before bufferization: no in-place
     reuse, no temporaries inside ops). With `kept=true` it also lists the
     kept values, largest first. Prints a text report to stderr, or with

@@ -114,7 +114,9 @@ FailureOr<MemoryReport> mlir::amp::analyzeMemory(func::FuncOp fn) {
         live -= bytesOf(v.getType()).value_or(0);
   }
 
-  // Kept for the backward: forward values read by seed-derived ops.
+  // Kept for the backward: what is live where the backward starts. Values
+  // defined before the seed's unit (not arguments, not constants) that an op
+  // after it reads; a value the backward recomputes from those is not kept.
   if (!step->lossGrad)
     return r;
   Operation *seedUnit = body.findAncestorOpInBlock(*step->lossGrad);
@@ -122,34 +124,35 @@ FailureOr<MemoryReport> mlir::amp::analyzeMemory(func::FuncOp fn) {
     return r;
   if (seedUnit != step->lossGrad.getOperation())
     r.approximate = true; // the seed is inside a loop: the loop is one unit
-  llvm::DenseSet<Value> tainted, constant;
-  SmallVector<Operation *> backward;
+  llvm::DenseSet<Value> constant, forward, read;
+  SmallVector<Value> definitions; // forward values in program order
+  bool afterSeed = false;
   for (Operation *op : ops) {
     SmallVector<Value> used = usedValues(op);
-    bool isSeed = op == seedUnit;
-    bool isTainted = isSeed || llvm::any_of(used, [&](Value v) {
-                       return tainted.contains(v);
-                     });
-    bool isConstant = !isSeed && llvm::all_of(used, [&](Value v) {
-      return constant.contains(v);
-    });
-    for (Value res : op->getResults()) {
-      if (isTainted)
-        tainted.insert(res);
-      else if (isConstant)
-        constant.insert(res);
-    }
-    if (op->hasTrait<OpTrait::IsTerminator>() || isSeed)
+    if (op == seedUnit) {
+      afterSeed = true;
       continue;
-    if (isTainted || isa<GradOp>(op))
-      backward.push_back(op);
+    }
+    if (afterSeed) {
+      if (op->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      for (Value v : used)
+        if (forward.contains(v))
+          read.insert(v);
+      continue;
+    }
+    bool isConstant =
+        llvm::all_of(used, [&](Value v) { return constant.contains(v); });
+    for (Value res : op->getResults()) {
+      (isConstant ? constant : forward).insert(res);
+      if (!isConstant)
+        definitions.push_back(res);
+    }
   }
-  llvm::SetVector<Value> kept;
-  for (Operation *op : backward)
-    for (Value v : usedValues(op))
-      if (!tainted.contains(v) && !constant.contains(v) &&
-          !isa<BlockArgument>(v))
-        kept.insert(v);
+  SmallVector<Value> kept;
+  for (Value v : definitions)
+    if (read.contains(v))
+      kept.push_back(v);
   int64_t total = 0;
   for (Value v : kept) {
     int64_t b = bytes(v);

@@ -330,6 +330,9 @@ void mlir::amp::buildMixedPrecisionPipeline(
   // little changes inside the (large) scf.if afterwards.
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
+  // Needs the seed, so before loss scaling; after the clean-up, which would
+  // find nothing to merge in the clones anyway (they carry amp.recomputed).
+  pm.addPass(createRecomputeForBackward());
   if (config.underflowStats) {
     // Before loss scaling, which consumes the seed the backward is found by.
     InstrumentUnderflowOptions instrument;

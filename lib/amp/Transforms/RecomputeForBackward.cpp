@@ -1,0 +1,180 @@
+//===- RecomputeForBackward.cpp - amp-recompute-for-backward -------------===//
+//
+// A forward value that the backward reads stays live from its definition to
+// the backward: that is the activation memory of a training step. When such
+// a value is a cheap function (a cast, a transpose, a reshape, a pad, a
+// slice, a broadcast) of values the backward has anyway (arguments,
+// constants, forward values the backward reads itself), this pass recomputes
+// it right before its first use after the `amp.loss_grad` seed instead, so
+// the forward's copy dies after its last forward use. The main cases after
+// autocast: the low-precision copy of a weight (`truncf`, then the
+// transpose a torch-mlir linear reads) and of the input batch, the f16 copy
+// of an f32 activation that an f32 backward op keeps anyway (the softmax
+// output read by both the softmax backward and a batch_matmul), reshapes of
+// kept values (Passes.td has the contract).
+//
+// The clones compute the same bits as the originals (the same op on the
+// same operands), so the step's results do not change. Each clone carries
+// `amp.recomputed`: CSE does not merge ops whose attributes differ, so the
+// later clean-ups (amp-mixed-precision's CSE, the lowerings') do not fold a
+// clone back into the forward's op.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_RECOMPUTEFORBACKWARD
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// Ops that cost one pass over their bytes and read no memory other than
+/// their operands: worth recomputing rather than keeping.
+static bool isCheapToRecompute(Operation *op) {
+  if (op->getNumResults() != 1 || !isMemoryEffectFree(op))
+    return false;
+  return isa<arith::TruncFOp, arith::ExtFOp, linalg::TransposeOp,
+             linalg::BroadcastOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::PadOp>(op);
+}
+
+/// Operands of `op` plus the values its regions use from above.
+static SmallVector<Value> usedValues(Operation *op) {
+  llvm::SetVector<Value> vals(op->operand_begin(), op->operand_end());
+  getUsedValuesDefinedAbove(op->getRegions(), vals);
+  return vals.takeVector();
+}
+
+/// Recomputes in `fn` (an amp.train_step with its seed at the top level)
+/// the cheap forward values the backward reads. Returns how many ops were
+/// cloned.
+static unsigned recomputeStep(func::FuncOp fn, Operation *seed) {
+  Block &body = fn.getBody().front();
+  llvm::DenseMap<Operation *, unsigned> position;
+  for (auto [i, op] : llvm::enumerate(body))
+    position[&op] = i;
+  unsigned seedPos = position.lookup(seed);
+
+  // Forward values (top-level results before the seed) and the position of
+  // their first reader after the seed, if any: the values kept for the
+  // backward.
+  llvm::DenseMap<Value, unsigned> firstBackwardUse;
+  SmallVector<Operation *> forward;
+  for (Operation &op : body) {
+    unsigned pos = position.lookup(&op);
+    if (pos >= seedPos)
+      break;
+    forward.push_back(&op);
+    for (Value res : op.getResults())
+      for (OpOperand &use : res.getUses()) {
+        Operation *unit = body.findAncestorOpInBlock(*use.getOwner());
+        if (!unit || unit->hasTrait<OpTrait::IsTerminator>())
+          continue;
+        unsigned at = position.lookup(unit);
+        if (at <= seedPos)
+          continue;
+        auto [it, inserted] = firstBackwardUse.try_emplace(res, at);
+        if (!inserted)
+          it->second = std::min(it->second, at);
+      }
+  }
+
+  // What the backward has anyway: entry-block arguments, results of ops
+  // without operands (constants, tensor.empty), kept forward values.
+  auto available = [&](Value v) {
+    if (isa<BlockArgument>(v))
+      return cast<BlockArgument>(v).getOwner() == &body;
+    Operation *def = v.getDefiningOp();
+    if (def->getNumOperands() == 0 && def->getNumRegions() == 0 &&
+        isMemoryEffectFree(def))
+      return true;
+    return firstBackwardUse.contains(v);
+  };
+  // Recomputable: a cheap op whose inputs are available or recomputable.
+  llvm::DenseSet<Operation *> recomputable;
+  for (Operation *op : forward)
+    if (isCheapToRecompute(op) && llvm::all_of(usedValues(op), [&](Value v) {
+          return available(v) || (v.getDefiningOp() &&
+                                  recomputable.contains(v.getDefiningOp()));
+        }))
+      recomputable.insert(op);
+
+  // The ops to clone: recomputable kept values, and the recomputable
+  // (not kept) values they are computed from. Each clone goes before the
+  // first backward reader of its value or of a clone that reads it.
+  llvm::DenseMap<Operation *, unsigned> insertAt;
+  for (Operation *op : llvm::reverse(forward)) {
+    if (!recomputable.contains(op))
+      continue;
+    Value res = op->getResult(0);
+    std::optional<unsigned> at;
+    if (auto it = firstBackwardUse.find(res); it != firstBackwardUse.end())
+      at = it->second;
+    for (Operation *user : res.getUsers())
+      if (auto it = insertAt.find(user); it != insertAt.end())
+        at = std::min(at.value_or(it->second), it->second);
+    if (at)
+      insertAt[op] = *at;
+  }
+  if (insertAt.empty())
+    return 0;
+
+  SmallVector<Operation *> units(llvm::make_pointer_range(body));
+  IRMapping clones;
+  OpBuilder b(fn.getContext());
+  unsigned count = 0;
+  for (Operation *op : forward) {
+    auto it = insertAt.find(op);
+    if (it == insertAt.end())
+      continue;
+    b.setInsertionPoint(units[it->second]);
+    Operation *clone = b.clone(*op, clones);
+    clone->setAttr(kRecomputedAttr, b.getUnitAttr());
+    ++count;
+    // The backward's readers read the clone.
+    Value res = op->getResult(0);
+    res.replaceUsesWithIf(clone->getResult(0), [&](OpOperand &use) {
+      Operation *unit = body.findAncestorOpInBlock(*use.getOwner());
+      // Clones are not in `position`: they read each other through `clones`.
+      auto pos = unit ? position.find(unit) : position.end();
+      return pos != position.end() && pos->second > seedPos &&
+             !unit->hasTrait<OpTrait::IsTerminator>();
+    });
+  }
+  return count;
+}
+
+namespace {
+struct RecomputeForBackwardPass
+    : amp::impl::RecomputeForBackwardBase<RecomputeForBackwardPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    LogicalResult result = forEachTrainStep(
+        module, "amp-recompute-for-backward", [&](func::FuncOp fn) {
+          FailureOr<TrainingStep> step =
+              TrainingStep::analyze(fn, /*requireMarkers=*/false);
+          if (failed(step))
+            return failure();
+          // After loss scaling (no seed) or with the seed inside a loop
+          // (micro-batches) there is no one point where the backward starts.
+          if (!step->lossGrad || !fn.getBody().hasOneBlock() ||
+              step->lossGrad->getBlock() != &fn.getBody().front())
+            return success();
+          recomputeStep(fn, step->lossGrad);
+          return success();
+        });
+    if (failed(result))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,159 @@
+// RUN: amp-opt %s --split-input-file --amp-recompute-for-backward | FileCheck %s
+// After the rewrite the clones survive CSE (their amp.recomputed differs
+// from the forward's ops), and the memory report no longer counts them.
+// RUN: amp-opt %s --split-input-file --amp-recompute-for-backward --cse | FileCheck %s --check-prefix=CSE
+// RUN: amp-opt %s --split-input-file --amp-memory-report=kept=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
+// RUN: amp-opt %s --split-input-file --amp-recompute-for-backward --amp-memory-report=kept=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
+
+// A linear layer as torch-mlir and autocast leave it: the f16 copy of the
+// weight, its transpose (what the forward matmul reads) and the f16 copy of
+// the input. The backward reads the transposed weight copy (for the
+// gradient of the layer's input) and the input copy (for the weight's
+// gradient): both are recomputed from the arguments after the seed, the
+// truncf of the weight with its transpose.
+// CHECK-LABEL: func.func @weight_and_input_copies
+// CHECK-SAME: (%[[W:.*]]: tensor<3x4xf32> {{.*}}, %[[X:.*]]: tensor<2x4xf32>
+// CHECK: %[[WL:.*]] = arith.truncf %[[W]] : tensor<3x4xf32> to tensor<3x4xf16>
+// CHECK-NOT: amp.recomputed
+// CHECK: %[[WT:.*]] = linalg.transpose ins(%[[WL]]
+// CHECK: %[[XL:.*]] = arith.truncf %[[X]]
+// CHECK: linalg.matmul ins(%[[XL]], %[[WT]]
+// CHECK: amp.loss_grad
+// CHECK: %[[WL2:.*]] = arith.truncf %[[W]] {amp.recomputed}
+// CHECK-NEXT: %[[WT2:.*]] = linalg.transpose ins(%[[WL2]] : {{.*}}) {{.*}} {amp.recomputed}
+// CHECK-NEXT: linalg.matmul ins(%{{.*}}, %[[WT2]]
+// CHECK: %[[XL2:.*]] = arith.truncf %[[X]] {amp.recomputed}
+// CHECK: linalg.transpose ins(%[[XL2]]
+// CHECK-NOT: amp.recomputed
+// CHECK: return
+// CSE-LABEL: func.func @weight_and_input_copies
+// CSE-COUNT-3: amp.recomputed
+// BEFORE-LABEL: amp-memory-report: @weight_and_input_copies
+// BEFORE: kept for the backward {{ *}}40 B, 2 values
+// BEFORE-NEXT: peak live
+// BEFORE-NEXT: 24  tensor<4x3xf16> from linalg.transpose
+// BEFORE-NEXT: 16  tensor<2x4xf16> from arith.truncf
+// AFTER-LABEL: amp-memory-report: @weight_and_input_copies
+// AFTER: kept for the backward {{ *}}0 B, 0 values
+func.func @weight_and_input_copies(
+    %w: tensor<3x4xf32> {amp.role = "param"},
+    %x: tensor<2x4xf32> {amp.role = "input"},
+    %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<3x4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %zero = arith.constant 0.0 : f32
+  %wl = arith.truncf %w : tensor<3x4xf32> to tensor<3x4xf16>
+  %et = tensor.empty() : tensor<4x3xf16>
+  %wt = linalg.transpose ins(%wl : tensor<3x4xf16>) outs(%et : tensor<4x3xf16>) permutation = [1, 0]
+  %xl = arith.truncf %x : tensor<2x4xf32> to tensor<2x4xf16>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %xw = linalg.matmul ins(%xl, %wt : tensor<2x4xf16>, tensor<4x3xf16>) outs(%f : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %loss = tensor.extract_slice %xw[0, 0] [1, 1] [1, 1] : tensor<2x3xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %d = tensor.splat %s : tensor<2x4xf32>
+  %dl = arith.truncf %d : tensor<2x4xf32> to tensor<2x4xf16>
+  // The gradient of the layer's input (unused here, as for a first layer
+  // whose input needs none: kept to show the read of the weight copy).
+  %ex = tensor.empty() : tensor<2x3xf32>
+  %fx = linalg.fill ins(%zero : f32) outs(%ex : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %dx = linalg.matmul ins(%dl, %wt : tensor<2x4xf16>, tensor<4x3xf16>) outs(%fx : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %ext = tensor.empty() : tensor<4x2xf16>
+  %xt = linalg.transpose ins(%xl : tensor<2x4xf16>) outs(%ext : tensor<4x2xf16>) permutation = [1, 0]
+  %dt = tensor.extract_slice %dx[0, 0] [2, 3] [1, 1] : tensor<2x3xf32> to tensor<2x3xf32>
+  %dtl = arith.truncf %dt : tensor<2x3xf32> to tensor<2x3xf16>
+  %eg = tensor.empty() : tensor<4x3xf32>
+  %fg = linalg.fill ins(%zero : f32) outs(%eg : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %gwt = linalg.matmul ins(%xt, %dtl : tensor<4x2xf16>, tensor<2x3xf16>) outs(%fg : tensor<4x3xf32>) -> tensor<4x3xf32>
+  %egt = tensor.empty() : tensor<3x4xf32>
+  %gw = linalg.transpose ins(%gwt : tensor<4x3xf32>) outs(%egt : tensor<3x4xf32>) permutation = [1, 0]
+  %g = amp.grad %gw, %w : tensor<3x4xf32>
+  %w1 = arith.subf %w, %g : tensor<3x4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<3x4xf32>
+}
+
+// -----
+
+// The softmax output P in f32 (its backward reads it in f32) and its f16
+// copy (a batch_matmul's operand, whose backward reads it too): P is kept
+// anyway, so the copy is recomputed from it; one copy of P is kept, in f32.
+// CHECK-LABEL: func.func @f32_and_f16_copy
+// CHECK: %[[P:.*]] = math.exp
+// CHECK: %[[PL:.*]] = arith.truncf %[[P]] : tensor<4xf32> to tensor<4xf16>
+// CHECK: amp.loss_grad
+// CHECK: %[[PL2:.*]] = arith.truncf %[[P]] {amp.recomputed}
+// CHECK-NEXT: arith.extf %[[PL2]]
+// AFTER-LABEL: amp-memory-report: @f32_and_f16_copy
+// AFTER: kept for the backward {{ *}}16 B, 1 values
+// AFTER: 16  tensor<4xf32> from math.exp
+func.func @f32_and_f16_copy(%w: tensor<4xf32> {amp.role = "param"},
+                            %x: tensor<2x4xf32> {amp.role = "input"},
+                            %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %p = math.exp %w : tensor<4xf32>
+  %pl = arith.truncf %p : tensor<4xf32> to tensor<4xf16>
+  %q = arith.mulf %pl, %pl : tensor<4xf16>
+  %qf = arith.extf %q : tensor<4xf16> to tensor<4xf32>
+  %loss = tensor.extract_slice %qf[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %d = tensor.splat %s : tensor<4xf32>
+  %plf = arith.extf %pl : tensor<4xf16> to tensor<4xf32>
+  %a = arith.mulf %d, %plf : tensor<4xf32>
+  %b = arith.mulf %a, %p : tensor<4xf32>
+  %g = amp.grad %b, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A low-precision activation computed from a value the backward does not
+// read: recomputing it would keep that (larger) value instead, so the copy
+// stays kept. The forward's mulf is not cheap: never recomputed.
+// CHECK-LABEL: func.func @negative_copy_of_unkept_value
+// CHECK-NOT: amp.recomputed
+// CHECK: return
+func.func @negative_copy_of_unkept_value(
+    %w: tensor<4xf32> {amp.role = "param"},
+    %x: tensor<2x4xf32> {amp.role = "input"},
+    %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %h = arith.mulf %w, %w : tensor<4xf32>
+  %hl = arith.truncf %h : tensor<4xf32> to tensor<4xf16>
+  %hf = arith.extf %hl : tensor<4xf16> to tensor<4xf32>
+  %loss = tensor.extract_slice %hf[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %sl = arith.truncf %s : f32 to f16
+  %d = tensor.splat %sl : tensor<4xf16>
+  %a = arith.mulf %d, %hl : tensor<4xf16>
+  %af = arith.extf %a : tensor<4xf16> to tensor<4xf32>
+  %g = amp.grad %af, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// After loss scaling the seed is gone: there is no point where the
+// backward starts, and the step is left as it is.
+// CHECK-LABEL: func.func @negative_no_seed
+// CHECK-NOT: amp.recomputed
+// CHECK: return
+func.func @negative_no_seed(%w: tensor<4xf32> {amp.role = "param"},
+                            %x: tensor<2x4xf32> {amp.role = "input"},
+                            %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %wl = arith.truncf %w : tensor<4xf32> to tensor<4xf16>
+  %wf = arith.extf %wl : tensor<4xf16> to tensor<4xf32>
+  %loss = tensor.extract_slice %wf[0] [1] [1] : tensor<4xf32> to tensor<f32>
+  %a = arith.mulf %wl, %wl : tensor<4xf16>
+  %af = arith.extf %a : tensor<4xf16> to tensor<4xf32>
+  %w1 = arith.subf %w, %af : tensor<4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4xf32>
+}
