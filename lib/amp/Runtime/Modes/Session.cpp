@@ -507,6 +507,19 @@ std::optional<int> Session::prepare() {
   }
   if (std::optional<int> failed = checkModelExport())
     return failed;
+  // A checkpoint to resume from is this run's (its options, its seed, epochs
+  // left), and --eval-only has an eval step: before any data is loaded.
+  DataUse use = r.mode == RunRequest::Mode::EvalOnly ? DataUse::EvaluationOnly
+                                                     : DataUse::Training;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (use == DataUse::EvaluationOnly && !plans[i].classes)
+      return fail(runLabel(runSpecs[i]) +
+                  "the step has no amp.eval_step: --eval-only evaluates one");
+    TrainOptions o = configs[i];
+    outputsFor(i, r.seed, o);
+    if (llvm::Error e = checkResume(o, plans[i], use))
+      return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(e)));
+  }
   for (const std::string &note : plans.front().notes)
     out << "amp-run: note: " << note << "\n";
   if (dp)
@@ -566,9 +579,8 @@ std::optional<int> Session::loadData() {
           << labelsText << "\n";
       trainSet = makeSyntheticDataset(examples, plan.valuesPerExample,
                                       numClasses, r.seed, labels, r.seed);
-      testSet = makeSyntheticDataset(
-          testExamples, plan.valuesPerExample,
-          numClasses, r.seed + 1, labels, r.seed);
+      testSet = makeSyntheticDataset(testExamples, plan.valuesPerExample,
+                                     numClasses, r.seed + 1, labels, r.seed);
     } else {
       // Data of the step's own inputs and target (Dataset::inputs).
       if (r.syntheticIntRange < 0)
@@ -642,9 +654,9 @@ std::optional<int> Session::loadData() {
       out << ":" << description << "\n";
       trainSet = makeSyntheticStepDataset(examples, inputs, plan.targetValues,
                                           numClasses, r.seed, r.seed, labels);
-      testSet = makeSyntheticStepDataset(
-          testExamples, inputs,
-          plan.targetValues, numClasses, r.seed + 1, r.seed, labels);
+      testSet =
+          makeSyntheticStepDataset(testExamples, inputs, plan.targetValues,
+                                   numClasses, r.seed + 1, r.seed, labels);
     }
   } else {
     // Files: each source checks them against the first run's plan (the
@@ -658,8 +670,12 @@ std::optional<int> Session::loadData() {
     trainSet = std::move(splits->train);
     testSet = std::move(splits->test);
   }
+  // --eval-only reads the test set alone: a training set smaller than a
+  // batch does not matter to it.
+  DataUse use = r.mode == RunRequest::Mode::EvalOnly ? DataUse::EvaluationOnly
+                                                     : DataUse::Training;
   for (size_t i = 0; i < plans.size(); ++i)
-    if (llvm::Error e = checkRunAgainstData(plans[i], *trainSet, *testSet))
+    if (llvm::Error e = checkRunAgainstData(plans[i], *trainSet, *testSet, use))
       return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(e)));
   return std::nullopt;
 }
