@@ -135,9 +135,24 @@ static bool isStream(llvm::StringRef path) {
          status.type() != llvm::sys::fs::file_type::directory_file;
 }
 
+/// Creates and removes a temporary file in `dir`: whether a file can be
+/// created there (a read-only mount, /proc, a full quota) where access(2)
+/// alone cannot tell. An empty string when it can, else why not.
+static std::string probeDirectory(llvm::StringRef dir) {
+  int fd = -1;
+  llvm::SmallString<128> probe;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          (dir + "/.amp-run-probe-%%%%%%").str(), fd, probe))
+    return ec.message();
+  llvm::sys::fs::closeFile(fd);
+  llvm::sys::fs::remove(probe);
+  return "";
+}
+
 /// Refuses an output file that cannot be written, before anything runs: a
 /// directory, a file this process may not write, a missing or unwritable
-/// directory for a new file.
+/// directory for a new file, and any file beside which no temporary file
+/// can be created (it is written through one, amp/Support/OutputFile.h).
 static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
   auto target = classifyOutput(path);
   if (!target)
@@ -157,6 +172,15 @@ static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
                                      "--" + flag + ": cannot write '" + path +
                                          "': the directory '" + dir +
                                          "' is not writable");
+  }
+  if (target->mode == OutputTarget::Mode::Atomic) {
+    llvm::StringRef parent = llvm::sys::path::parent_path(target->path);
+    if (std::string why = probeDirectory(parent.empty() ? "." : parent);
+        !why.empty())
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--" + flag + ": cannot write '" + path +
+              "': cannot create a temporary file beside it: " + why);
   }
   return llvm::Error::success();
 }
@@ -179,6 +203,8 @@ static llvm::Error checkOutputDirectory(llvm::StringRef flag,
     return error("'" + probe + "' is not a directory");
   if (access(probe.c_str(), W_OK) != 0)
     return error("the directory '" + probe + "' is not writable");
+  if (std::string why = probeDirectory(probe); !why.empty())
+    return error("cannot create a file in '" + probe + "': " + why);
   return llvm::Error::success();
 }
 
@@ -235,6 +261,14 @@ std::optional<int> Session::checkOutputs() {
                   " runs were asked for; give one --run and one seed");
     if (llvm::Error e = checkOutputFile("save-model", r.saveModel))
       return fail(llvm::toString(std::move(e)));
+    // The model file under any name (./m.mlir, a symbolic or hard link):
+    // the trained model would replace the weights it started from.
+    bool same = false;
+    if (!llvm::sys::fs::equivalent(r.saveModel, r.model, same) && same)
+      return fail("--save-model=" + r.saveModel + " is the --model file " +
+                  r.model +
+                  ": the trained model would replace the model it was read "
+                  "from; give another path");
   }
   if (dp && dp->worldSize() > 1 && !r.dumpStatePath.empty() &&
       isStream(r.dumpStatePath))
