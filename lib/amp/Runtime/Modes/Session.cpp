@@ -88,6 +88,11 @@ static llvm::Expected<TrainOptions> parseRun(const RunRequest &r,
   if (!precision)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    describeBadPrecision(prec));
+  if (spec.contains('+') && scale.empty())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "no loss-scale mode after '+' (dynamic, static or none; '" + prec +
+            "' alone has none)");
   std::optional<LossScaleMode> mode =
       scale.empty() ? LossScaleMode::None : parseLossScaleMode(scale);
   if (!mode || *mode == LossScaleMode::Auto)
