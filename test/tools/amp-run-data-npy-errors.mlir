@@ -27,7 +27,7 @@
 // RUN: not %{run} --data=npy:%t/x.npy,%t/y-range.npy 2>&1 | FileCheck %s --check-prefix=RANGE
 // RANGE: amp-run: {{.*}}y-range.npy: label 12 of example 5 is out of range: the eval step returns 10 logits per example, labels must be in [0, 10)
 // RUN: not %{run} --data=npy:%t/x.npy,%t/y-negative.npy 2>&1 | FileCheck %s --check-prefix=NEG
-// NEG: amp-run: {{.*}}y-negative.npy: label -1 of example 3 is out of range
+// NEG: amp-run: {{.*}}y-negative.npy: label -1 of example 3 is out of range: the eval step returns 10 logits per example, labels must be in [0, 10)
 // RUN: not %{run} --data=npy:%t/x.npy,%t/y-float.npy 2>&1 | FileCheck %s --check-prefix=FLOAT
 // FLOAT: amp-run: {{.*}}y-float.npy: '<f4' of shape (512,); class labels are int32, int64 or uint8 of shape (N,)
 // RUN: not %{run} --data=npy:%t/x-fortran.npy,%t/y.npy 2>&1 | FileCheck %s --check-prefix=FORTRAN

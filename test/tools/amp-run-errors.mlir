@@ -2,6 +2,9 @@
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f64 2>&1 | FileCheck %s --check-prefix=BADSPEC
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f16+sometimes 2>&1 | FileCheck %s --check-prefix=BADSPEC
 // BADSPEC: amp-run: bad --run '{{f64|f16\+sometimes}}': '{{f64|sometimes}}' is not a {{precision \(f16, bf16 or f32\)|loss-scale mode \(auto, dynamic, static or none\)}}
+// A '+' without a loss-scale mode is not the run without one.
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f16+ 2>&1 | FileCheck %s --check-prefix=EMPTY-SCALE
+// EMPTY-SCALE: amp-run: bad --run 'f16+': no loss-scale mode after '+' (dynamic, static or none; 'f16' alone has none)
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=bf16+dynamic 2>&1 | FileCheck %s --check-prefix=BF16
 // BF16: amp-run: --run 'bf16+dynamic': loss-scale=dynamic: no loss scaling with precision=bf16: bf16 has fp32's exponent range
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --tensor-cores=false 2>&1 | FileCheck %s --check-prefix=TC

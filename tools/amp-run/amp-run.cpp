@@ -344,28 +344,40 @@ int main(int argc, char **argv) {
       "amp-run: train an MLIR training step in fp32 and mixed precision\n");
 
   // --check-gradients checks the step's own backward, in f64 and before the
-  // rewrite, on one batch: a flag that only shapes a training run would be
-  // ignored, so it is refused.
+  // rewrite, on one batch, and --eval-only trains nothing: a flag that only
+  // shapes a training run would be ignored, so it is refused.
   if (checkGradientsFlag || evalOnly) {
     // std::addressof: cl::list's operator& yields its storage.
     std::vector<const cl::Option *> trainingOnly = {
         &epochs,    &maxSteps,       &seeds,           &csvPath,
         &dumpState, &saveCheckpoint, &checkpointEvery, &testSignalAtStep,
         &saveModel, &modelFile};
+#define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
     if (checkGradientsFlag) {
       trainingOnly.push_back(std::addressof(runs));
       trainingOnly.push_back(&emulateRanks);
       trainingOnly.push_back(&resume);
-#define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
 #define AMP_RUN_ADD(TYPE, FIELD, NAME, DEFAULT, DESC)                          \
   trainingOnly.push_back(&FIELD##Flag);
 #define AMP_RUN_ADD_LIST(TYPE, FIELD, NAME, DESC)                              \
   trainingOnly.push_back(std::addressof(FIELD##Flag));
       AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_ADD, AMP_RUN_ADD_LIST)
-#undef AMP_RUN_NONE
 #undef AMP_RUN_ADD
 #undef AMP_RUN_ADD_LIST
+    } else {
+      // --eval-only: the rewrite's options that the eval step does not
+      // depend on (the loss scale's dynamics, the update's rounding, the
+      // training step's statistics).
+#define AMP_RUN_ADD_TRAINING(TYPE, FIELD, NAME, DEFAULT, DESC)                 \
+  if (amp::shapesTrainingOnly(NAME))                                           \
+    trainingOnly.push_back(&FIELD##Flag);
+#define AMP_RUN_NONE_LIST(TYPE, FIELD, NAME, DESC)
+      AMP_MIXED_PRECISION_OPTIONS(AMP_RUN_NONE, AMP_RUN_ADD_TRAINING,
+                                  AMP_RUN_NONE_LIST)
+#undef AMP_RUN_ADD_TRAINING
+#undef AMP_RUN_NONE_LIST
     }
+#undef AMP_RUN_NONE
     for (const cl::Option *option : trainingOnly)
       if (option->getNumOccurrences()) {
         llvm::errs()

@@ -81,6 +81,22 @@ TEST(Checkpoint, MismatchNamesWhatDiffers) {
   EXPECT_NE(a.optionsHash(), CheckpointIdentity().optionsHash());
 }
 
+// Statistics do not change the state's bits: a run resumes with or without
+// them, also from a checkpoint written when the identity still named them.
+TEST(Checkpoint, MismatchIgnoresInstrumentation) {
+  CheckpointIdentity saved, current;
+  saved.run = current.run = "bf16 params=bf16";
+  saved.signature = current.signature = "(tensor<4xf32>) -> tensor<f32>";
+  saved.options["update-stats"] = "false";
+  saved.options["underflow-stats"] = "true";
+  current.options["update-stats"] = "true";
+  EXPECT_EQ(describeMismatch(saved, current), "");
+  current.options["master-weights"] = "bf16";
+  EXPECT_EQ(describeMismatch(saved, current),
+            "the run's options differ: master-weights=(none) there, bf16 "
+            "here");
+}
+
 TEST(Checkpoint, WritesAndReadsThePosition) {
   Checkpoint c;
   c.identity.run = "f32";

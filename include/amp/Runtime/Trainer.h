@@ -188,6 +188,11 @@ struct RunPlan {
 /// and the memory all buffers need against this machine's memory.
 llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
 
+/// What a run does with its data: trains (the training set must hold a
+/// whole global batch) or only evaluates (amp-run --eval-only: the eval step
+/// takes a partial last batch, as it does after each epoch of training).
+enum class DataUse { Training, EvaluationOnly };
+
 /// The checks that need the data's shapes, still before any allocation: the
 /// inputs against `trainSet` and `testSet` (an image set feeds one f32
 /// input and a label or one-hot target: a step with several inputs, an
@@ -195,10 +200,21 @@ llvm::Expected<RunPlan> planRun(ModuleOp module, const TrainOptions &options);
 /// target that does not fit; synthetic step data must have a field of the
 /// input's kind and size per input, and regression targets of the target's
 /// size), the eval step's classes (and a one-hot target's values per
-/// example) against the classes of `testSet`, a global batch no larger than
-/// `trainSet`.
+/// example) against the classes of `testSet`, and for training a global
+/// batch no larger than `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
-                                const Dataset &testSet);
+                                const Dataset &testSet,
+                                DataUse use = DataUse::Training);
+
+/// `options.resumeDir` (none: success), before anything is compiled or
+/// loaded: its checkpoint was made by this run, with the same options (for
+/// evaluation, but those that shape only training, shapesTrainingOnly) and,
+/// for training, the same --seed and with epochs left to train. The step's
+/// signature and the training set's size are compared when the run starts
+/// (train, evaluate). Errors: "cannot resume from '<file>': <what
+/// differs>", and those of readCheckpoint.
+llvm::Error checkResume(const TrainOptions &options, const RunPlan &plan,
+                        DataUse use);
 
 /// Trains the `amp.train_step` of `module` (fp32, not modified: a clone is
 /// rewritten) on `trainSet` with `backend` and evaluates the `amp.eval_step`

@@ -169,6 +169,20 @@ struct MixedPrecisionConfig {
   std::string runName() const;
 };
 
+/// Whether the option `name` (its spelling above) only instruments the
+/// training step: underflow-stats and update-stats add results, and
+/// autocast-report writes a report; none changes the state's bits (a
+/// checkpoint's identity leaves them out, docs/data-and-checkpoints.md).
+bool isInstrumentationOption(llvm::StringRef name);
+
+/// Whether the option `name` shapes only what the training step does after
+/// its forward pass, never the eval step: the loss scale's dynamics
+/// (init-scale, growth-interval, growth-factor, backoff-factor, hysteresis,
+/// min-scale, max-scale), bf16-stochastic's rounding-seed, and the
+/// instrumentation of the training step (underflow-stats, update-stats).
+/// amp-run --eval-only refuses them and compares a checkpoint without them.
+bool shapesTrainingOnly(llvm::StringRef name);
+
 } // namespace mlir::amp
 
 #endif // AMP_SUPPORT_MIXEDPRECISIONCONFIG_H

@@ -306,19 +306,22 @@ llvm::Error RunLog::finish() {
         << llvm::format("%.2f%%", 100.0 * result.updatesLostInBF16 / intended)
         << "; " << result.stepsMostlyLost << " of " << result.steps
         << " steps lost at least half\n";
-    // Kahan and stochastic rounding carry what a step did not store (the
-    // compensation, the expectation): only plain rounding stalls.
-    if (shape.paramStorage == "bf16" &&
-        result.stepsMostlyLost >= kMostlyLostSteps &&
-        2 * result.stepsMostlyLost >= result.steps)
-      log << "  [" << result.name << "] warning: " << result.stepsMostlyLost
-          << " of " << result.steps
-          << " steps lost at least half of their parameter updates to "
-             "rounding in "
-          << shape.paramStorage
-          << " storage (|update| < |w| * 2^-9 rounds back to w): training "
-             "stalls silently; use --master-weights=f32, bf16-kahan or "
-             "bf16-stochastic, or a larger learning rate\n";
+    log.flush();
+  }
+  // Kahan and stochastic rounding carry what a step did not store (the
+  // compensation, the expectation): only plain rounding stalls. A warning,
+  // printed whatever --progress says (the summary line above is progress).
+  if (shape.updateStatsParams > 0 && shape.paramStorage == "bf16" &&
+      result.stepsMostlyLost >= kMostlyLostSteps &&
+      2 * result.stepsMostlyLost >= result.steps) {
+    log << "  [" << result.name << "] warning: " << result.stepsMostlyLost
+        << " of " << result.steps
+        << " steps lost at least half of their parameter updates to "
+           "rounding in "
+        << shape.paramStorage
+        << " storage (|update| < |w| * 2^-9 rounds back to w): training "
+           "stalls silently; use --master-weights=f32, bf16-kahan or "
+           "bf16-stochastic, or a larger learning rate\n";
     log.flush();
   }
   if (result.steps > 0 && result.skippedSteps == result.steps)

@@ -93,8 +93,11 @@ public:
   /// Ends an epoch: the mean finite loss becomes `finalTrainLoss`; writes the
   /// epoch's line (accuracy and final scale from the result).
   void endEpoch();
-  /// Mean ms per step over the run; publishes the CSV. Errors: every step of
-  /// the run was skipped, the CSV could not be written.
+  /// Mean ms per step over the run; the --update-stats summary (with
+  /// --progress) and the warning that bf16 storage stalls training (always:
+  /// a warning does not depend on the progress display); publishes the CSV.
+  /// Errors: every step of the run was skipped, the CSV could not be
+  /// written.
   llvm::Error finish();
 
 private:

@@ -446,7 +446,8 @@ static llvm::Error checkInputsAgainstData(const RunPlan &plan,
 
 llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                                                     const Dataset &trainSet,
-                                                    const Dataset &testSet) {
+                                                    const Dataset &testSet,
+                                                    DataUse use) {
   for (const Dataset *ds : {&trainSet, &testSet})
     if (llvm::Error err = checkInputsAgainstData(plan, *ds))
       return err;
@@ -487,7 +488,9 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      " values per example, but amp-run feeds it the one-hot "
                      "labels of a dataset with " +
                      llvm::Twine(dataClasses) + " classes");
-  if (plan.globalBatch > trainSet.numExamples) {
+  // The eval step takes a partial last batch (runEvalSet); only training
+  // needs a whole one.
+  if (use == DataUse::Training && plan.globalBatch > trainSet.numExamples) {
     std::string what = "batch size " + std::to_string(plan.batch);
     if (plan.globalBatch != plan.batch)
       what = "the global batch " + std::to_string(plan.globalBatch) + " (" +
@@ -591,15 +594,14 @@ static std::string optionText(const std::vector<std::string> &v) {
   return llvm::join(v, ",");
 }
 
-/// What a checkpoint of this run is made from (Checkpoint.h): the run, the
-/// rewritten step's signature and every option that changes the bits.
-static CheckpointIdentity runIdentity(func::FuncOp rewritten,
-                                      const TrainOptions &o,
+/// What a checkpoint of this run is made from (Checkpoint.h): the run and
+/// every option that changes the bits; the rewritten step's signature is
+/// added by `prepareStep`.
+static CheckpointIdentity runIdentity(const TrainOptions &o,
                                       const RunPlan &plan,
                                       const DataParallelRun *dp) {
   CheckpointIdentity id;
   id.run = o.rewrite.runName();
-  id.signature = typeString(rewritten.getFunctionType());
   MixedPrecisionConfig config = o.rewrite;
   config.lossScale = config.resolvedLossScale();
 #define AMP_ID_SET(TYPE, FIELD, NAME, DEFAULT, DESC)                           \
@@ -609,8 +611,10 @@ static CheckpointIdentity runIdentity(func::FuncOp rewritten,
   AMP_MIXED_PRECISION_OPTIONS(AMP_ID_SET, AMP_ID_SET, AMP_ID_LIST)
 #undef AMP_ID_SET
 #undef AMP_ID_LIST
-  // Where the report goes does not change the state.
-  id.options.erase("autocast-report");
+  // Statistics and where the report goes do not change the state.
+  for (auto it = id.options.begin(); it != id.options.end();)
+    it = isInstrumentationOption(it->first) ? id.options.erase(it)
+                                            : std::next(it);
   id.options["batch"] = std::to_string(plan.batch);
   id.options["ranks"] = std::to_string(dp ? dp->context->worldSize() : 1);
   id.options["emulate-ranks"] = std::to_string(o.emulateRanks);
@@ -657,27 +661,77 @@ prepareStep(ModuleOp module, const TrainOptions &o, const RunPlan &plan,
   auto steps = findSteps(*prepared.work);
   if (!steps)
     return steps.takeError();
-  prepared.identity = runIdentity(steps->first, o, plan, dp);
+  FunctionType type = steps->first.getFunctionType();
   if (dp)
     provideTestInjectionHook();
   auto bound = BoundStep::create(*prepared.work, backend, plan.batch);
   if (!bound)
     return bound.takeError();
   prepared.step = std::move(*bound);
+  // The signature without the results instrumentation adds (statistics,
+  // no state), so that a run resumes with or without them.
+  const StepLayout &layout = prepared.step->layout();
+  SmallVector<Type> results;
+  for (auto [i, result] : llvm::enumerate(type.getResults()))
+    if (i != layout.underflowCountResult && i != layout.underflowTotalResult &&
+        i != layout.updateStatsResult)
+      results.push_back(result);
+  prepared.identity = runIdentity(o, plan, dp);
+  prepared.identity.signature = typeString(
+      FunctionType::get(type.getContext(), type.getInputs(), results));
   return prepared;
 }
 
-/// Reads the checkpoint of `o.resumeDir` and checks that it is this run's.
-static llvm::Expected<Checkpoint>
-readRunCheckpoint(const TrainOptions &o, const CheckpointIdentity &identity) {
+/// Reads the checkpoint of `o.resumeDir` and checks that it is this run's:
+/// the run and its options (for evaluation, but those that shape only
+/// training, shapesTrainingOnly), the step's signature when `identity` has
+/// one, and for training the seed and that epochs are left.
+static llvm::Expected<Checkpoint> readRunCheckpoint(const TrainOptions &o,
+                                                    CheckpointIdentity identity,
+                                                    DataUse use) {
   auto checkpoint = readCheckpoint(o.resumeDir);
   if (!checkpoint)
     return checkpoint.takeError();
-  std::string why = describeMismatch(checkpoint->identity, identity);
+  std::string file = checkpointFile(o.resumeDir);
+  CheckpointIdentity saved = checkpoint->identity;
+  if (use == DataUse::EvaluationOnly)
+    for (CheckpointIdentity *id : {&saved, &identity})
+      for (auto it = id->options.begin(); it != id->options.end();)
+        it = shapesTrainingOnly(it->first) ? id->options.erase(it)
+                                           : std::next(it);
+  // Before the step is rewritten (checkResume) the signature is not known
+  // yet; it is compared when the run starts.
+  if (identity.signature.empty())
+    identity.signature = saved.signature;
+  std::string why = describeMismatch(saved, identity);
   if (!why.empty())
-    return makeError("cannot resume from '" + checkpointFile(o.resumeDir) +
-                     "': " + why);
+    return makeError("cannot resume from '" + file + "': " + why);
+  if (use == DataUse::EvaluationOnly)
+    return checkpoint;
+  if (checkpoint->seed != o.seed)
+    return makeError(
+        "cannot resume from '" + file +
+        "': it was made with --seed=" + llvm::Twine(checkpoint->seed) +
+        ", this run has " + llvm::Twine(o.seed));
+  if (checkpoint->epoch > o.epochs)
+    return makeError(
+        "cannot resume from '" + file + "': it ends epoch " +
+        llvm::Twine(checkpoint->epoch - 1) + " of " +
+        llvm::Twine(checkpoint->epoch - 1) +
+        "; nothing is left to train with --epochs=" + llvm::Twine(o.epochs) +
+        " (--epochs counts from the start of the run)");
   return checkpoint;
+}
+
+llvm::Error mlir::amp::runtime::checkResume(const TrainOptions &o,
+                                            const RunPlan &plan, DataUse use) {
+  if (o.resumeDir.empty())
+    return llvm::Error::success();
+  const DataParallelRun *dp = o.dataParallel ? &*o.dataParallel : nullptr;
+  auto checkpoint = readRunCheckpoint(o, runIdentity(o, plan, dp), use);
+  if (!checkpoint)
+    return checkpoint.takeError();
+  return llvm::Error::success();
 }
 
 /// The number of examples each `evaluate` batch holds correctly, and the
@@ -722,7 +776,8 @@ mlir::amp::runtime::evaluate(ModuleOp module, const TrainOptions &o,
   auto plan = planRun(module, o);
   if (!plan)
     return plan.takeError();
-  if (llvm::Error err = checkRunAgainstData(*plan, testSet, testSet))
+  if (llvm::Error err =
+          checkRunAgainstData(*plan, testSet, testSet, DataUse::EvaluationOnly))
     return std::move(err);
   if (!plan->classes)
     return makeError("the step has no amp.eval_step: --eval-only evaluates "
@@ -737,7 +792,8 @@ mlir::amp::runtime::evaluate(ModuleOp module, const TrainOptions &o,
   result.name = o.rewrite.runName();
   result.startedFrom = "the step's initial values";
   if (!o.resumeDir.empty()) {
-    auto checkpoint = readRunCheckpoint(o, prepared->identity);
+    auto checkpoint =
+        readRunCheckpoint(o, prepared->identity, DataUse::EvaluationOnly);
     if (!checkpoint)
       return checkpoint.takeError();
     if (llvm::Error err = restoreState(*checkpoint, step))
@@ -802,27 +858,16 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   int64_t firstStep = 0;
   std::optional<Checkpoint> resumed;
   if (!o.resumeDir.empty()) {
-    auto checkpoint = readRunCheckpoint(o, prepared->identity);
+    auto checkpoint =
+        readRunCheckpoint(o, prepared->identity, DataUse::Training);
     if (!checkpoint)
       return checkpoint.takeError();
     std::string file = checkpointFile(o.resumeDir);
-    if (checkpoint->seed != o.seed)
-      return makeError(
-          "cannot resume from '" + file +
-          "': it was made with --seed=" + llvm::Twine(checkpoint->seed) +
-          ", this run has " + llvm::Twine(o.seed));
     if (checkpoint->order.size() != static_cast<size_t>(trainSet.numExamples))
       return makeError(
           "cannot resume from '" + file + "': its data order has " +
           llvm::Twine(checkpoint->order.size()) +
           " examples, the training set " + llvm::Twine(trainSet.numExamples));
-    if (checkpoint->epoch > o.epochs)
-      return makeError(
-          "cannot resume from '" + file + "': it ends epoch " +
-          llvm::Twine(checkpoint->epoch - 1) + " of " +
-          llvm::Twine(checkpoint->epoch - 1) +
-          "; nothing is left to train with --epochs=" + llvm::Twine(o.epochs) +
-          " (--epochs counts from the start of the run)");
     if (llvm::Error err = restoreState(*checkpoint, step))
       return makeError("cannot resume from '" + file +
                        "': " + llvm::toString(std::move(err)));

@@ -2,6 +2,7 @@
 
 #include "amp/Support/MixedPrecisionConfig.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -190,4 +191,17 @@ std::string MixedPrecisionConfig::runName() const {
   if (masterWeights != MasterWeights::F32)
     name += " params=" + stringifyMasterWeights(masterWeights).str();
   return name;
+}
+
+bool mlir::amp::isInstrumentationOption(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"underflow-stats", "update-stats", "autocast-report"}, name);
+}
+
+bool mlir::amp::shapesTrainingOnly(llvm::StringRef name) {
+  return llvm::is_contained({"init-scale", "growth-interval", "growth-factor",
+                             "backoff-factor", "hysteresis", "min-scale",
+                             "max-scale", "rounding-seed", "underflow-stats",
+                             "update-stats"},
+                            name);
 }

@@ -37,10 +37,13 @@ namespace mlir::amp::runtime {
 
 /// What a checkpoint was made from; a run resumes only from its own.
 struct CheckpointIdentity {
-  std::string run;       ///< e.g. "f16 + dynamic"
-  std::string signature; ///< the rewritten step's function type
+  std::string run; ///< e.g. "f16 + dynamic"
+  /// The rewritten step's function type, without the results that
+  /// instrumentation adds (they hold no state).
+  std::string signature;
   /// The options that change the state's bits, "name=value" in a fixed
-  /// order (the rewrite's, but its report path; ranks; batch).
+  /// order (the rewrite's, but its instrumentation: the statistics and the
+  /// report path, isInstrumentationOption; ranks; batch).
   std::map<std::string, std::string> options;
   /// FNV-1a 64 of the options' text.
   uint64_t optionsHash() const;
@@ -48,6 +51,8 @@ struct CheckpointIdentity {
 
 /// "" when `saved` and `current` are the same; else one line saying what
 /// differs, e.g. "it was made by the run f32, this is f16 + dynamic".
+/// Instrumentation options (isInstrumentationOption) are not compared,
+/// also where an older checkpoint names them.
 std::string describeMismatch(const CheckpointIdentity &saved,
                              const CheckpointIdentity &current);
 

@@ -60,9 +60,17 @@ std::unique_ptr<DataSource> createNpySource(std::vector<std::string> files);
 
 /// Checks that the training labels index the step's classes (its eval
 /// step's logits, the label's amp.classes, a one-hot target's width) and
-/// are not negative; `what` names the labels (e.g. a file).
+/// are not negative; `what` names the labels (e.g. a file). The error is
+/// labelOutOfRange's.
 llvm::Error checkLabels(const RunPlan &plan, const Dataset &ds,
                         llvm::StringRef what);
+
+/// "<what>: label L of example E is out of range: <why>, labels must be in
+/// [0, N)", with the tightest bound the step puts on its labels and where
+/// it comes from (or ">= 0" when the step puts none): for a label too large
+/// or negative alike.
+llvm::Error labelOutOfRange(const RunPlan &plan, llvm::StringRef what,
+                            int64_t label, int64_t example);
 
 } // namespace mlir::amp::runtime
 

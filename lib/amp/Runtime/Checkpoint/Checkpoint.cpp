@@ -3,6 +3,7 @@
 #include "amp/Runtime/Checkpoint/Checkpoint.h"
 
 #include "amp/Runtime/Checkpoint/Safetensors.h"
+#include "amp/Support/MixedPrecisionConfig.h"
 #include "amp/Support/OutputFile.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -61,14 +62,18 @@ mlir::amp::runtime::describeMismatch(const CheckpointIdentity &saved,
     return "it was made by the run " + saved.run + ", this run is " +
            current.run;
   std::vector<std::string> differ;
+  // Instrumentation does not change the state's bits; checkpoints written
+  // before it was left out of the identity still name it.
   for (const auto &[key, value] : current.options) {
+    if (isInstrumentationOption(key))
+      continue;
     auto it = saved.options.find(key);
     std::string was = it == saved.options.end() ? "(none)" : it->second;
     if (was != value)
       differ.push_back(key + "=" + was + " there, " + value + " here");
   }
   for (const auto &[key, value] : saved.options)
-    if (!current.options.count(key))
+    if (!current.options.count(key) && !isInstrumentationOption(key))
       differ.push_back(key + "=" + value + " there, (none) here");
   if (!differ.empty())
     return "the run's options differ: " + llvm::join(differ, "; ");

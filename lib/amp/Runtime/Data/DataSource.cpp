@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstdlib>
+#include <optional>
+#include <utility>
 
 using namespace mlir::amp::runtime;
 
@@ -49,16 +51,14 @@ mlir::amp::runtime::parseDataSource(llvm::StringRef spec,
                    "npy:TRAIN_X,TRAIN_Y[,TEST_X,TEST_Y]");
 }
 
-llvm::Error mlir::amp::runtime::checkLabels(const RunPlan &plan,
-                                            const Dataset &ds,
-                                            llvm::StringRef what) {
-  std::optional<int64_t> bound;
-  std::string source;
+/// The tightest bound the step puts on its labels, and why; nullopt when it
+/// puts none.
+static std::optional<std::pair<int64_t, std::string>>
+labelBound(const RunPlan &plan) {
+  std::optional<std::pair<int64_t, std::string>> bound;
   auto tighten = [&](std::optional<int64_t> b, const std::string &why) {
-    if (b && (!bound || *b < *bound)) {
-      bound = b;
-      source = why;
-    }
+    if (b && (!bound || *b < bound->first))
+      bound = std::make_pair(*b, why);
   };
   tighten(plan.classes, "the eval step returns " +
                             std::to_string(plan.classes.value_or(0)) +
@@ -72,15 +72,31 @@ llvm::Error mlir::amp::runtime::checkLabels(const RunPlan &plan,
   tighten(plan.targetClasses,
           "the step's one-hot target holds " +
               std::to_string(plan.targetClasses.value_or(0)) + " classes");
+  return bound;
+}
+
+llvm::Error mlir::amp::runtime::labelOutOfRange(const RunPlan &plan,
+                                                llvm::StringRef what,
+                                                int64_t label,
+                                                int64_t example) {
+  std::string range = "labels are class indices, >= 0";
+  if (auto bound = labelBound(plan))
+    range = bound->second + ", labels must be in [0, " +
+            std::to_string(bound->first) + ")";
+  return makeError(what + ": label " + llvm::Twine(label) + " of example " +
+                   llvm::Twine(example) + " is out of range: " + range);
+}
+
+llvm::Error mlir::amp::runtime::checkLabels(const RunPlan &plan,
+                                            const Dataset &ds,
+                                            llvm::StringRef what) {
+  std::optional<int64_t> bound;
+  if (auto b = labelBound(plan))
+    bound = b->first;
   for (size_t i = 0; i < ds.labels.size(); ++i) {
     int32_t l = ds.labels[i];
-    if (l < 0)
-      return makeError(what + ": label " + llvm::Twine(l) + " of example " +
-                       llvm::Twine(i) + " is negative");
-    if (bound && l >= *bound)
-      return makeError(what + ": label " + llvm::Twine(l) + " of example " +
-                       llvm::Twine(i) + " is out of range: " + source +
-                       ", labels must be in [0, " + llvm::Twine(*bound) + ")");
+    if (l < 0 || (bound && l >= *bound))
+      return labelOutOfRange(plan, what, l, static_cast<int64_t>(i));
   }
   return llvm::Error::success();
 }

@@ -13,6 +13,8 @@
 
 #include "amp/Runtime/Data/DataSource.h"
 
+#include "amp/Support/Counts.h"
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -34,13 +36,23 @@ struct NpyArray {
   std::unique_ptr<llvm::MemoryBuffer> buffer;
   const char *data = nullptr;
 
+  /// Elements, saturating at INT64_MAX (a header may claim any shape;
+  /// readNpy refuses one whose data the file does not hold).
   int64_t count() const {
     int64_t n = 1;
     for (int64_t d : shape)
-      n *= d;
+      n = mlir::amp::saturatingMul(n, d);
     return n;
   }
-  int64_t perExample() const { return shape.empty() ? 0 : count() / shape[0]; }
+  /// Elements per example: the dimensions after the first, saturating.
+  int64_t perExample() const {
+    if (shape.empty())
+      return 0;
+    int64_t n = 1;
+    for (int64_t d : llvm::drop_begin(shape))
+      n = mlir::amp::saturatingMul(n, d);
+    return n;
+  }
   std::string shapeText() const {
     std::string s = "(";
     for (size_t i = 0; i < shape.size(); ++i)
@@ -50,6 +62,20 @@ struct NpyArray {
   bool isFloat() const { return descr == "<f4" || descr == "<f8"; }
   bool isInt() const {
     return descr == "<i4" || descr == "<i8" || descr == "|u1";
+  }
+  /// Element `i` of an integer array (isInt).
+  int64_t intAt(int64_t i) const {
+    if (descr == "<i4") {
+      int32_t v;
+      std::memcpy(&v, data + 4 * i, 4);
+      return v;
+    }
+    if (descr == "<i8") {
+      int64_t v;
+      std::memcpy(&v, data + 8 * i, 8);
+      return v;
+    }
+    return static_cast<unsigned char>(data[i]);
   }
   /// Element `i` as a double.
   double at(int64_t i) const {
@@ -88,11 +114,17 @@ static std::optional<llvm::StringRef> headerField(llvm::StringRef header,
   if (!rest.consume_front(":"))
     return std::nullopt;
   rest = rest.ltrim();
-  if (rest.starts_with("(")) {
-    size_t close = rest.find(')');
-    return close == llvm::StringRef::npos
-               ? std::nullopt
-               : std::optional(rest.take_front(close + 1));
+  if (rest.starts_with("(") || rest.starts_with("[")) {
+    // A tuple (the shape) or a list (a structured dtype's fields, which
+    // nest tuples): up to the bracket that closes the first one.
+    int depth = 0;
+    for (size_t i = 0; i < rest.size(); ++i) {
+      if (rest[i] == '(' || rest[i] == '[')
+        ++depth;
+      else if ((rest[i] == ')' || rest[i] == ']') && --depth == 0)
+        return rest.take_front(i + 1);
+    }
+    return std::nullopt;
   }
   return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
 }
@@ -162,11 +194,18 @@ static llvm::Expected<NpyArray> readNpy(const std::string &path) {
   if (a.shape.empty())
     return makeError(path + ": a 0-d array; the first dimension counts the "
                             "examples");
-  size_t need = static_cast<size_t>(a.count()) * element;
+  // The bytes the shape needs, exactly (a header may claim more elements
+  // than int64_t counts): 64 bits per dimension and for the element size.
+  unsigned bits = 64 * static_cast<unsigned>(a.shape.size() + 1);
+  llvm::APInt need(bits, element);
+  for (int64_t d : a.shape)
+    need *= llvm::APInt(bits, static_cast<uint64_t>(d));
   size_t have = bytes.size() - headerStart - headerLength;
-  if (have < need)
-    return makeError(path + ": truncated: shape " + a.shapeText() + " of '" +
-                     a.descr + "' needs " + llvm::Twine(need) +
+  if (need.ugt(have))
+    return makeError(path + ": " +
+                     (need.getActiveBits() > 63 ? "too large" : "truncated") +
+                     ": shape " + a.shapeText() + " of '" + a.descr +
+                     "' needs " + llvm::toString(need, 10, /*Signed=*/false) +
                      " data bytes, the file has " + llvm::Twine(have));
   a.data = bytes.data() + headerStart + headerLength;
   return a;
@@ -193,6 +232,9 @@ llvm::Expected<Dataset> NpySource::split(const RunPlan &plan,
   auto x = readNpy(xPath);
   if (!x)
     return x.takeError();
+  if (x->shape[0] == 0)
+    return makeError(xPath + ": no examples (shape " + x->shapeText() +
+                     "); the first dimension counts the examples");
   auto y = readNpy(yPath);
   if (!y)
     return y.takeError();
@@ -264,11 +306,9 @@ llvm::Expected<Dataset> NpySource::split(const RunPlan &plan,
   ds.images = std::move(values);
   ds.labels.resize(static_cast<size_t>(ds.numExamples));
   for (int64_t i = 0; i < ds.numExamples; ++i) {
-    double l = y->at(i);
+    int64_t l = y->intAt(i);
     if (l < 0 || l > INT32_MAX)
-      return makeError(yPath + ": label " +
-                       llvm::Twine(static_cast<int64_t>(l)) + " of example " +
-                       llvm::Twine(i) + " is out of range");
+      return labelOutOfRange(plan, yPath, l, i);
     ds.labels[static_cast<size_t>(i)] = static_cast<int32_t>(l);
     ds.numClasses =
         std::max(ds.numClasses, ds.labels[static_cast<size_t>(i)] + 1);
@@ -296,8 +336,9 @@ llvm::Expected<DataSplits> NpySource::load(const RunPlan &plan,
         << splits.test.numExamples << " test examples\n";
   } else {
     splits.test = splits.train;
-    log << "amp-run: note: no test files given; the eval step runs on the "
-           "training set\n";
+    if (plan.classes) // a step without an eval step evaluates nothing
+      log << "amp-run: note: no test files given; the eval step runs on the "
+             "training set\n";
   }
   return splits;
 }

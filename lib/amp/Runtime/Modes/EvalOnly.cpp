@@ -10,6 +10,9 @@
 
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
+#include <vector>
+
 using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::runtime;
@@ -20,9 +23,10 @@ int mlir::amp::runtime::evaluateOnly(const RunRequest &request,
   Session session(request, out, err);
   if (std::optional<int> failed = session.setUp())
     return *failed;
-  out << "\n"
-      << llvm::format("%-16s %10s %12s %8s  %s\n", "run", "test acc",
-                      "test loss", "examples", "from");
+  // Every run is evaluated before the table is printed: a run that cannot
+  // be (a checkpoint of another step, a failed compile) is refused without
+  // a table.
+  std::vector<EvalResult> results;
   for (size_t i = 0; i < session.configs.size(); ++i) {
     TrainOptions o = session.configs[i];
     session.outputsFor(i, request.seed, o);
@@ -30,10 +34,19 @@ int mlir::amp::runtime::evaluateOnly(const RunRequest &request,
     if (!r)
       return session.fail(session.runLabel(session.runSpecs[i]) +
                           llvm::toString(r.takeError()));
-    out << llvm::format("%-16s %10.4f %12.6f %8lld  %s\n", r->name.c_str(),
-                        r->accuracy, r->loss, (long long)r->examples,
-                        r->startedFrom.c_str());
+    results.push_back(std::move(*r));
   }
+  // The run column fits the longest run name.
+  int width = 16;
+  for (const EvalResult &r : results)
+    width = std::max(width, static_cast<int>(r.name.size()));
+  out << "\n"
+      << llvm::format("%-*s %10s %12s %8s  %s\n", width, "run", "test acc",
+                      "test loss", "examples", "from");
+  for (const EvalResult &r : results)
+    out << llvm::format("%-*s %10.4f %12.6f %8lld  %s\n", width, r.name.c_str(),
+                        r.accuracy, r.loss, (long long)r.examples,
+                        r.startedFrom.c_str());
   out << "(test loss: the mean cross-entropy of the eval step's logits)\n";
   out.flush();
   return 0;

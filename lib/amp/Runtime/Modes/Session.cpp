@@ -88,6 +88,11 @@ static llvm::Expected<TrainOptions> parseRun(const RunRequest &r,
   if (!precision)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    describeBadPrecision(prec));
+  if (spec.contains('+') && scale.empty())
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "no loss-scale mode after '+' (dynamic, static or none; '" + prec +
+            "' alone has none)");
   std::optional<LossScaleMode> mode =
       scale.empty() ? LossScaleMode::None : parseLossScaleMode(scale);
   if (!mode || *mode == LossScaleMode::Auto)
@@ -135,9 +140,24 @@ static bool isStream(llvm::StringRef path) {
          status.type() != llvm::sys::fs::file_type::directory_file;
 }
 
+/// Creates and removes a temporary file in `dir`: whether a file can be
+/// created there (a read-only mount, /proc, a full quota) where access(2)
+/// alone cannot tell. An empty string when it can, else why not.
+static std::string probeDirectory(llvm::StringRef dir) {
+  int fd = -1;
+  llvm::SmallString<128> probe;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          (dir + "/.amp-run-probe-%%%%%%").str(), fd, probe))
+    return ec.message();
+  llvm::sys::fs::closeFile(fd);
+  llvm::sys::fs::remove(probe);
+  return "";
+}
+
 /// Refuses an output file that cannot be written, before anything runs: a
 /// directory, a file this process may not write, a missing or unwritable
-/// directory for a new file.
+/// directory for a new file, and any file beside which no temporary file
+/// can be created (it is written through one, amp/Support/OutputFile.h).
 static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
   auto target = classifyOutput(path);
   if (!target)
@@ -157,6 +177,15 @@ static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
                                      "--" + flag + ": cannot write '" + path +
                                          "': the directory '" + dir +
                                          "' is not writable");
+  }
+  if (target->mode == OutputTarget::Mode::Atomic) {
+    llvm::StringRef parent = llvm::sys::path::parent_path(target->path);
+    if (std::string why = probeDirectory(parent.empty() ? "." : parent);
+        !why.empty())
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--" + flag + ": cannot write '" + path +
+              "': cannot create a temporary file beside it: " + why);
   }
   return llvm::Error::success();
 }
@@ -179,6 +208,8 @@ static llvm::Error checkOutputDirectory(llvm::StringRef flag,
     return error("'" + probe + "' is not a directory");
   if (access(probe.c_str(), W_OK) != 0)
     return error("the directory '" + probe + "' is not writable");
+  if (std::string why = probeDirectory(probe); !why.empty())
+    return error("cannot create a file in '" + probe + "': " + why);
   return llvm::Error::success();
 }
 
@@ -235,6 +266,14 @@ std::optional<int> Session::checkOutputs() {
                   " runs were asked for; give one --run and one seed");
     if (llvm::Error e = checkOutputFile("save-model", r.saveModel))
       return fail(llvm::toString(std::move(e)));
+    // The model file under any name (./m.mlir, a symbolic or hard link):
+    // the trained model would replace the weights it started from.
+    bool same = false;
+    if (!llvm::sys::fs::equivalent(r.saveModel, r.model, same) && same)
+      return fail("--save-model=" + r.saveModel + " is the --model file " +
+                  r.model +
+                  ": the trained model would replace the model it was read "
+                  "from; give another path");
   }
   if (dp && dp->worldSize() > 1 && !r.dumpStatePath.empty() &&
       isStream(r.dumpStatePath))
@@ -507,6 +546,19 @@ std::optional<int> Session::prepare() {
   }
   if (std::optional<int> failed = checkModelExport())
     return failed;
+  // A checkpoint to resume from is this run's (its options, its seed, epochs
+  // left), and --eval-only has an eval step: before any data is loaded.
+  DataUse use = r.mode == RunRequest::Mode::EvalOnly ? DataUse::EvaluationOnly
+                                                     : DataUse::Training;
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (use == DataUse::EvaluationOnly && !plans[i].classes)
+      return fail(runLabel(runSpecs[i]) +
+                  "the step has no amp.eval_step: --eval-only evaluates one");
+    TrainOptions o = configs[i];
+    outputsFor(i, r.seed, o);
+    if (llvm::Error e = checkResume(o, plans[i], use))
+      return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(e)));
+  }
   for (const std::string &note : plans.front().notes)
     out << "amp-run: note: " << note << "\n";
   if (dp)
@@ -657,8 +709,12 @@ std::optional<int> Session::loadData() {
     trainSet = std::move(splits->train);
     testSet = std::move(splits->test);
   }
+  // --eval-only reads the test set alone: a training set smaller than a
+  // batch does not matter to it.
+  DataUse use = r.mode == RunRequest::Mode::EvalOnly ? DataUse::EvaluationOnly
+                                                     : DataUse::Training;
   for (size_t i = 0; i < plans.size(); ++i)
-    if (llvm::Error e = checkRunAgainstData(plans[i], *trainSet, *testSet))
+    if (llvm::Error e = checkRunAgainstData(plans[i], *trainSet, *testSet, use))
       return fail(runLabel(runSpecs[i]) + llvm::toString(std::move(e)));
   return std::nullopt;
 }

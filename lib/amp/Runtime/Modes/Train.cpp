@@ -98,8 +98,12 @@ static void printTable(const RunRequest &request,
                        const std::vector<RunSeries> &series,
                        llvm::raw_ostream &out) {
   bool spread = request.seeds > 1;
+  // The run column fits the longest run name (with its " *").
+  int width = 16;
+  for (const RunSeries &s : series)
+    width = std::max(width, static_cast<int>(s.seeds.front().name.size()) + 2);
   out << "\n"
-      << llvm::format("%-16s %12s %10s", "run", "train loss", "test acc");
+      << llvm::format("%-*s %12s %10s", width, "run", "train loss", "test acc");
   if (spread)
     out << llvm::format(" %8s", "acc sd");
   out << llvm::format(" %12s %8s %8s %10s\n", "loss scale", "skipped", "steps",
@@ -117,9 +121,9 @@ static void printTable(const RunRequest &request,
     std::string name = r.name + (r.interrupted ? " *" : "");
     // Fixed point while it fits the column, else exponent form.
     const char *lossFormat = std::fabs(r.finalTrainLoss) < 1e6
-                                 ? "%-16s %12.4f %10s"
-                                 : "%-16s %12.4e %10s";
-    out << llvm::format(lossFormat, name.c_str(), r.finalTrainLoss,
+                                 ? "%-*s %12.4f %10s"
+                                 : "%-*s %12.4e %10s";
+    out << llvm::format(lossFormat, width, name.c_str(), r.finalTrainLoss,
                         acc.c_str());
     if (spread)
       out << llvm::format(
@@ -143,12 +147,13 @@ static void printTable(const RunRequest &request,
            "rounded to f16 (bf16 for bf16 runs), whole run:\n";
     for (const RunSeries &s : series) {
       RunResult r = s.mean();
-      out << llvm::format(
-          "%-16s %14lld of %16lld non-zero values = %.4f%%\n", r.name.c_str(),
-          (long long)r.underflowFlushed, (long long)r.underflowTotal,
-          r.underflowTotal
-              ? 100.0 * double(r.underflowFlushed) / double(r.underflowTotal)
-              : 0.0);
+      out << llvm::format("%-*s %14lld of %16lld non-zero values = %.4f%%\n",
+                          width, r.name.c_str(), (long long)r.underflowFlushed,
+                          (long long)r.underflowTotal,
+                          r.underflowTotal
+                              ? 100.0 * double(r.underflowFlushed) /
+                                    double(r.underflowTotal)
+                              : 0.0);
     }
   }
   if (request.rewrite.updateStats) {
@@ -160,9 +165,9 @@ static void printTable(const RunRequest &request,
       RunResult r = s.mean();
       double n = std::max(r.updatesIntended, 1.0);
       out << llvm::format(
-          "%-16s ratio %.3e  lost %7.3f%%  bf16 would lose %7.3f%%  %lld "
+          "%-*s ratio %.3e  lost %7.3f%%  bf16 would lose %7.3f%%  %lld "
           "steps\n",
-          r.name.c_str(), r.meanUpdateRatio, 100.0 * r.updatesLost / n,
+          width, r.name.c_str(), r.meanUpdateRatio, 100.0 * r.updatesLost / n,
           100.0 * r.updatesLostInBF16 / n, (long long)r.stepsMostlyLost);
     }
   }

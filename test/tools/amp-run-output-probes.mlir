@@ -1,0 +1,49 @@
+// Output paths are probed before anything trains: a file beside which no
+// temporary file can be created (/proc) is refused up front, and
+// --save-model onto the --model file (under any name) is refused instead of
+// replacing the model it reads.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: amp-opt --amp-build-train-step="min-elements=1" %s -o %t/step.mlir
+// DEFINE: %{run} = amp-run %t/step.mlir --data=synthetic --run=f32 --max-steps=2 --progress=false
+//
+// RUN: not %{run} --csv=/proc/version > %t/proc.out 2>&1
+// RUN: FileCheck %s --check-prefix=PROC < %t/proc.out
+// PROC-NOT: synthetic data
+// PROC-NOT: run f32
+// PROC: amp-run: --csv: cannot write '/proc/version': cannot create a temporary file beside it:
+// RUN: not %{run} --dump-state=/proc/version 2>&1 | FileCheck %s --check-prefix=PROC-STATE
+// PROC-STATE: amp-run: --dump-state: cannot write '/proc/version': cannot create a temporary file beside it:
+// RUN: not %{run} --save-checkpoint=/proc/amp-ck 2>&1 | FileCheck %s --check-prefix=PROC-CKPT
+// PROC-CKPT: amp-run: --save-checkpoint: cannot write '/proc/amp-ck': {{.*}}'/proc'
+//
+// The model is the source of --save-model: the same path, a symbolic link
+// to it, another spelling of it.
+// RUN: cp %s %t/model.mlir
+// RUN: ln -s model.mlir %t/link.mlir
+// RUN: cp %t/model.mlir %t/before.mlir
+// RUN: not %{run} --model=%t/model.mlir --save-model=%t/model.mlir > %t/same.out 2>&1
+// RUN: FileCheck %s --check-prefix=SAME < %t/same.out
+// SAME-NOT: run f32
+// SAME: amp-run: --save-model={{.*}}.mlir is the --model file {{.*}}.mlir: the trained model would replace the model it was read from; give another path
+// RUN: not %{run} --model=%t/model.mlir --save-model=%t/link.mlir 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: not %{run} --model=%t/link.mlir --save-model=%t/./model.mlir 2>&1 | FileCheck %s --check-prefix=SAME
+// RUN: cmp %t/model.mlir %t/before.mlir
+
+#map = affine_map<(d0, d1) -> (d0, d1)>
+#map1 = affine_map<(d0, d1) -> (d1)>
+module {
+  func.func @forward(%x: tensor<4x8xf32>) -> tensor<4x3xf32> {
+    %w = arith.constant dense<0.1> : tensor<8x3xf32>
+    %b = arith.constant dense<0.0> : tensor<3xf32>
+    %zero = arith.constant 0.0 : f32
+    %e = tensor.empty() : tensor<4x3xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x3xf32>) -> tensor<4x3xf32>
+    %m = linalg.matmul ins(%x, %w : tensor<4x8xf32>, tensor<8x3xf32>) outs(%f : tensor<4x3xf32>) -> tensor<4x3xf32>
+    %r = linalg.generic {indexing_maps = [#map, #map1, #map], iterator_types = ["parallel", "parallel"]} ins(%m, %b : tensor<4x3xf32>, tensor<3xf32>) outs(%e : tensor<4x3xf32>) {
+    ^bb0(%a: f32, %bb: f32, %o: f32):
+      %s = arith.addf %a, %bb : f32
+      linalg.yield %s : f32
+    } -> tensor<4x3xf32>
+    return %r : tensor<4x3xf32>
+  }
+}
