@@ -89,17 +89,7 @@ struct NpyArray {
       std::memcpy(&v, data + 8 * i, 8);
       return v;
     }
-    if (descr == "<i4") {
-      int32_t v;
-      std::memcpy(&v, data + 4 * i, 4);
-      return v;
-    }
-    if (descr == "<i8") {
-      int64_t v;
-      std::memcpy(&v, data + 8 * i, 8);
-      return static_cast<double>(v);
-    }
-    return static_cast<unsigned char>(data[i]);
+    return static_cast<double>(intAt(i));
   }
 };
 } // namespace
