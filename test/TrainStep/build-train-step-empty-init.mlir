@@ -1,4 +1,10 @@
 // RUN: amp-opt %s --amp-build-train-step --verify-diagnostics | FileCheck %s
+// The warning names the op by its location only; the op itself is not
+// printed after it (MLIR's default would dump it, a whole model for a
+// warning on a function).
+// RUN: amp-opt %s --amp-build-train-step -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: warning: amp-build-train-step: init #0 is a tensor.empty
+// SHORT-NOT: see current operation
 // An accumulator that is a bare tensor.empty (some exports write
 // `linalg.matmul ... outs(%empty)` where PyTorch's matmul starts from zeros)
 // holds undefined values: the step fills it with zeros first, with a

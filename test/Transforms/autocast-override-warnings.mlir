@@ -3,6 +3,10 @@
 // reductions, fp32 master weights): each gets a located warning. Found by
 // a user trying allow=linalg.generic on the Fashion-MNIST step.
 // RUN: amp-opt %s -amp-autocast="allow=linalg.generic" -verify-diagnostics
+// Located warnings only: the op is not printed after them.
+// RUN: amp-opt %s -amp-autocast="allow=linalg.generic" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SHORT
+// SHORT: warning: amp-autocast:
+// SHORT-NOT: see current operation
 // Without the override: no warning at all.
 // RUN: sed -e /expected-/d %s | amp-opt -amp-autocast -o /dev/null 2>&1 | FileCheck %s --check-prefix=QUIET --allow-empty
 // QUIET-NOT: warning

@@ -359,8 +359,9 @@ struct ChunkBatchReductionsPass
       if (silent)
         continue;
       if (!why.empty()) {
-        r.op->emitWarning("amp-chunk-batch-reductions: this reduction over "
-                          "the batch is not split into chunks: ")
+        emitWarning(r.op->getLoc(),
+                    "amp-chunk-batch-reductions: this reduction over "
+                    "the batch is not split into chunks: ")
             << why << "; it sums in one order over all " << batch
             << " examples, not as " << static_cast<int64_t>(chunks)
             << " ranks would";

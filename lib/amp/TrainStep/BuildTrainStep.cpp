@@ -144,11 +144,12 @@ static void zeroUninitialisedInit(OpBuilder &b, Operation *op, bool warn) {
         linalg::FillOp::create(b, op->getLoc(), zero, init.get()).getResult(0);
     init.set(filled);
     if (warn)
-      op->emitWarning() << "amp-build-train-step: init #"
-                        << init.getOperandNumber() - linalgOp.getNumDpsInputs()
-                        << " is a tensor.empty that the op reads (its values "
-                           "are undefined); the step starts it from zeros, "
-                           "as PyTorch's op does";
+      emitWarning(op->getLoc())
+          << "amp-build-train-step: init #"
+          << init.getOperandNumber() - linalgOp.getNumDpsInputs()
+          << " is a tensor.empty that the op reads (its values "
+             "are undefined); the step starts it from zeros, "
+             "as PyTorch's op does";
   }
 }
 

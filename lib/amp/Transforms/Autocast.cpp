@@ -62,16 +62,24 @@ public:
     return v.bitcastToAPInt();
   }
 
-  void warn(Location loc) const {
+  /// Warns at `loc` about the first overflow and the first flush; `what`
+  /// names the value ("constant value", "attribute 'max_val' ... value").
+  void warn(Location loc, StringRef what = "constant value") const {
+    // IEEE binary16 / bfloat16 limits (REFERENCE.md).
+    bool half = low.isF16();
     if (overflow)
-      emitWarning(loc) << "amp-autocast: constant value " << firstOverflow
-                       << " overflows " << low
-                       << " and becomes inf (largest finite f16: 65504); keep "
-                          "its users f32 with deny=<op name> if that matters";
+      emitWarning(loc) << "amp-autocast: " << what << " " << firstOverflow
+                       << " overflows " << low << " and becomes inf (largest "
+                       << (half ? "finite f16: 65504" : "finite bf16: ~3.39e38")
+                       << "); keep its users f32 with deny=<op name> if that "
+                          "matters";
     if (flush)
-      emitWarning(loc) << "amp-autocast: constant value " << firstFlush
-                       << " flushes to zero in " << low
-                       << " (smallest f16 subnormal: 2^-24 ~ 5.96e-8)";
+      emitWarning(loc) << "amp-autocast: " << what << " " << firstFlush
+                       << " flushes to zero in " << low << " (smallest "
+                       << (half ? "f16 subnormal: 2^-24 ~ 5.96e-8"
+                                : "bf16 subnormal: 2^-133 ~ 9.2e-41")
+                       << "); keep its users f32 with deny=<op name> if that "
+                          "matters";
   }
 
 private:
@@ -411,16 +419,24 @@ private:
   }
 
   /// f32 attributes of a Low op outside linalg (e.g. tosa.clamp bounds)
-  /// take the low type; values beyond its range saturate to +-inf, which
-  /// keeps a clamp bound a bound.
+  /// take the low type. A value beyond its range saturates to +-inf (a
+  /// clamp bound stays a bound) and a tiny one flushes to zero; either is a
+  /// changed op, so it is warned about at the op, naming the attribute.
   void convertFloatAttrs(Operation *op) {
     for (NamedAttribute a : op->getAttrs()) {
       auto f = dyn_cast<FloatAttr>(a.getValue());
       if (!f || !f.getType().isF32())
         continue;
-      APFloat v = f.getValue();
-      bool lost = false;
-      v.convert(low.getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+      ConstantNarrowing narrowing(low);
+      APInt bits = narrowing.round(f.getValue());
+      // +-FLT_MAX is TOSA's "no bound" (tosa.clamp as ReLU): it becomes
+      // +-inf, still no bound, without a warning.
+      if (!f.getValue().isLargest())
+        narrowing.warn(op->getLoc(),
+                       ("attribute '" + a.getName().strref() + "' of '" +
+                        op->getName().getStringRef() + "', value")
+                           .str());
+      APFloat v(low.getFloatSemantics(), bits);
       rewriter.modifyOpInPlace(
           op, [&] { op->setAttr(a.getName(), FloatAttr::get(low, v)); });
     }
@@ -524,7 +540,7 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
         continue;
       OpPrecision byDefault = classifyOp(op);
       if (byDefault.cls == PrecisionClass::Deny)
-        op->emitWarning()
+        emitWarning(op->getLoc())
             << "amp-autocast: allow= overrides the deny class of '"
             << op->getName() << "' (" << byDefault.reason
             << "): it now runs in " << stringifyPrecision(precision);
@@ -534,7 +550,7 @@ struct AutocastPass : amp::impl::AutocastBase<AutocastPass> {
         auto ret = dyn_cast<func::ReturnOp>(use.getOwner());
         auto func = ret ? ret->getParentOfType<func::FuncOp>() : nullptr;
         if (func && func.getResultAttr(use.getOperandNumber(), "amp.updates")) {
-          op->emitWarning()
+          emitWarning(op->getLoc())
               << "amp-autocast: '" << op->getName()
               << "' computes a parameter or optimizer-state update (result #"
               << use.getOperandNumber() << " has amp.updates) in "

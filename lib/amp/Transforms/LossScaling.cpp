@@ -307,7 +307,7 @@ struct LossScalingPass : amp::impl::LossScalingBase<LossScalingPass> {
     ExistingNarrowing done = findExistingNarrowing(module);
     if (!done || !done.lowType.isF16())
       return;
-    done.cast->emitWarning()
+    emitWarning(done.cast->getLoc())
         << "amp-loss-scaling: loss-scale=auto with precision="
         << stringifyPrecision(precision)
         << " picks no loss scaling, but this step already feeds '"
