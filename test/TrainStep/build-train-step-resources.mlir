@@ -8,7 +8,8 @@
 // A parameter keeps its resource as its amp.initial_value (the blob stays in
 // the module, referenced from the argument); the BatchNorm statistics stay
 // constants (freeze-running-stats), so do 1-element constants (min-elements
-// = 2) and what the output does not depend on.
+// = 2) and what the output does not depend on. The elided BatchNorm gamma
+// starts at 1, as nn.BatchNorm's weight does.
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 #cols = affine_map<(d0, d1) -> (d1)>
 module {
@@ -53,7 +54,7 @@ func.func @forward(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 // CHECK-LABEL: func.func @train_step(
 // CHECK-SAME: %[[W:[a-z0-9]+]]: tensor<2x2xf32> {amp.initial_value = dense_resource<lin.weight> : tensor<2x2xf32>, amp.role = "param"},
 // CHECK-SAME: %[[B:[a-z0-9]+]]: tensor<2xf32> {amp.initial_value = dense_resource<lin.bias> : tensor<2xf32>, amp.role = "param"},
-// CHECK-SAME: %[[G:[a-z0-9]+]]: tensor<2xf32> {amp.initial_value = dense_resource<__elided__> : tensor<2xf32>, amp.role = "param"},
+// CHECK-SAME: %[[G:[a-z0-9]+]]: tensor<2xf32> {amp.initial_value = dense<1.000000e+00> : tensor<2xf32>, amp.role = "param"},
 // CHECK-SAME: %{{.*}}: tensor<2x2xf32> {amp.role = "opt_state"}, %{{.*}}: tensor<2xf32> {amp.role = "opt_state"}, %{{.*}}: tensor<2xf32> {amp.role = "opt_state"},
 // CHECK-SAME: %[[X:[a-z0-9]+]]: tensor<2x2xf32> {amp.role = "input"}, %{{.*}}: tensor<2xi32> {amp.classes = {{[0-9]+}} : i64, amp.role = "label"})
 // CHECK-DAG: arith.constant dense_resource<bn.running_mean> : tensor<2xf32>
@@ -72,7 +73,7 @@ func.func @forward(%x: tensor<2x2xf32>) -> tensor<2x2xf32> {
 
 // FROZEN-LABEL: func.func @train_step(
 // FROZEN-SAME: dense_resource<lin.weight> : tensor<2x2xf32>, amp.role = "param"},
-// FROZEN-SAME: dense_resource<__elided__> : tensor<2xf32>, amp.role = "param"},
+// FROZEN-SAME: dense<1.000000e+00> : tensor<2xf32>, amp.role = "param"},
 // FROZEN-NOT: amp.role = "param"
 // FROZEN: arith.constant dense_resource<lin.bias> : tensor<2xf32>
 

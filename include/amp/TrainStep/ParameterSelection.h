@@ -79,6 +79,9 @@ struct ParameterPlan {
   /// Float tensor constants that "constants" considered and left, with the
   /// reason, in program order.
   SmallVector<LeftConstant> leftConstants;
+  /// Elided BatchNorm weights / biases that start at 1 / 0
+  /// (`batchNormAffineInit`) instead of random.
+  unsigned batchNormWeightsAtOne = 0, batchNormBiasesAtZero = 0;
 };
 
 /// The dense_resource key of `constant`'s value, or "" for another value.
@@ -103,6 +106,16 @@ std::string notWeightReason(ElementsAttr value);
 /// (running_mean): torch-mlir's eval-mode batch_norm, whose buffers carry
 /// no key that names them.
 std::string runningStatisticReason(arith::ConstantOp constant);
+
+/// PyTorch's initial value of `constant` when it is a BatchNorm affine
+/// parameter by how it is read: 1 for the weight (gamma), every use the
+/// factor of `normalised * gamma`, and 0 for the bias (beta), every use the
+/// addend of `normalised * gamma + beta`, where `normalised` derives from
+/// `rsqrt(var + eps)` / `sqrt(var + eps)` of a running variance in the same
+/// linalg.generic body (torch-mlir's eval-mode batch_norm; nn.BatchNorm's
+/// reset_parameters). std::nullopt for anything else. Used for weights
+/// printed without data (`__elided__`), which would otherwise start random.
+std::optional<double> batchNormAffineInit(arith::ConstantOp constant);
 
 /// Gives every use of a shared constant of `model`'s body its own copy, for
 /// the constants whose sharing says nothing about the weights: splats

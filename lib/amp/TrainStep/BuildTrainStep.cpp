@@ -596,6 +596,13 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     else
       emitWarning(loc) << "amp-build-train-step: " << what << n.left->why;
   }
+  if (plan->batchNormWeightsAtOne || plan->batchNormBiasesAtZero)
+    emitRemark(model.getLoc())
+        << "amp-build-train-step: the BatchNorm weights ("
+        << plan->batchNormWeightsAtOne << ") and biases ("
+        << plan->batchNormBiasesAtZero
+        << ") printed without data (__elided__) start at 1 and 0, "
+           "PyTorch's initial values, not random";
   if (SymbolTable::symbolKnownUseEmpty(original, module))
     original.erase();
   eraseUnusedPrivateData(module);

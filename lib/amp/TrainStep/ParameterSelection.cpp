@@ -153,6 +153,51 @@ mlir::amp::trainstep::runningStatisticReason(arith::ConstantOp constant) {
          "freeze-running-stats=false trains it)";
 }
 
+/// Whether `v` is computed, within its block and in at most `depth` ops,
+/// from a `rsqrt` / `sqrt` of an argument read as a variance (a normalised
+/// value).
+static bool derivesFromNormalisation(Value v, int depth = 6) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth == 0)
+    return false;
+  if (isa<math::RsqrtOp, math::SqrtOp>(def)) {
+    Operation *sum = def->getOperand(0).getDefiningOp();
+    return sum && llvm::any_of(sum->getOperands(), [](Value o) {
+             auto arg = dyn_cast<BlockArgument>(o);
+             return arg && readAsVariance(arg);
+           });
+  }
+  return llvm::any_of(def->getOperands(), [&](Value o) {
+    return derivesFromNormalisation(o, depth - 1);
+  });
+}
+
+std::optional<double>
+mlir::amp::trainstep::batchNormAffineInit(arith::ConstantOp constant) {
+  std::optional<double> init;
+  for (OpOperand &use : constant->getUses()) {
+    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
+    if (!generic || !generic.isDpsInput(&use))
+      return std::nullopt;
+    BlockArgument arg = generic.getMatchingBlockArgument(&use);
+    if (!arg.hasOneUse())
+      return std::nullopt;
+    Operation *user = *arg.user_begin();
+    if (!isa<arith::MulFOp, arith::AddFOp>(user) ||
+        user->getOperand(0) == user->getOperand(1))
+      return std::nullopt;
+    Value other =
+        user->getOperand(0) == arg ? user->getOperand(1) : user->getOperand(0);
+    if (!derivesFromNormalisation(other))
+      return std::nullopt;
+    double value = isa<arith::MulFOp>(user) ? 1.0 : 0.0;
+    if (init && *init != value)
+      return std::nullopt;
+    init = value;
+  }
+  return init;
+}
+
 bool mlir::amp::trainstep::splitSharedConstants(func::FuncOp model) {
   bool changed = false;
   SmallVector<arith::ConstantOp> shared;
@@ -669,6 +714,16 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     param.name = key.empty() ? "constant" : key;
     param.type = type;
     param.initialValue = c.getValue();
+    // An elided BatchNorm weight / bias starts where PyTorch starts it (1 /
+    // 0), not random: a random gamma scales the normalised activations down
+    // layer after layer.
+    if (key == kElidedKey)
+      if (std::optional<double> init = batchNormAffineInit(c)) {
+        param.initialValue = DenseElementsAttr::get(
+            type, FloatAttr::get(type.getElementType(), *init));
+        ++(*init == 1.0 ? plan.batchNormWeightsAtOne
+                        : plan.batchNormBiasesAtZero);
+      }
     plan.params.push_back(param);
   }
   llvm::sort(plan.leftConstants,
