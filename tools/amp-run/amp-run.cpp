@@ -284,6 +284,11 @@ static cl::opt<int64_t> testSignalAtStep(
     cl::desc("Test hook: raise SIGINT after the N-th step this process "
              "trains (counted over all runs)"),
     cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<int64_t> testSignalWhileCompiling(
+    "test-signal-while-compiling", cl::Hidden,
+    cl::desc("Test hook: raise SIGINT when the N-th run (over runs and "
+             "seeds, from 1) starts compiling"),
+    cl::init(0), cl::cat(ampRunCategory));
 
 // The rewrite's options, one flag per option of amp-mixed-precision with the
 // same name (amp/Support/MixedPrecisionConfig.h); precision and loss-scale
@@ -349,9 +354,10 @@ int main(int argc, char **argv) {
   if (checkGradientsFlag || evalOnly) {
     // std::addressof: cl::list's operator& yields its storage.
     std::vector<const cl::Option *> trainingOnly = {
-        &epochs,    &maxSteps,       &seeds,           &csvPath,
-        &dumpState, &saveCheckpoint, &checkpointEvery, &testSignalAtStep,
-        &saveModel, &modelFile};
+        &epochs,          &maxSteps,         &seeds,
+        &csvPath,         &dumpState,        &saveCheckpoint,
+        &checkpointEvery, &testSignalAtStep, &testSignalWhileCompiling,
+        &saveModel,       &modelFile};
 #define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
     if (checkGradientsFlag) {
       trainingOnly.push_back(std::addressof(runs));
@@ -451,5 +457,6 @@ int main(int argc, char **argv) {
   request.saveModel = saveModel;
   request.model = modelFile;
   request.testSignalAtStep = testSignalAtStep;
+  request.testSignalWhileCompiling = testSignalWhileCompiling;
   return runtime::runRequest(request, llvm::outs(), llvm::errs());
 }

@@ -92,6 +92,9 @@ struct RunRequest {
   /// Hidden test hook: raise SIGINT after the N-th step this process trains,
   /// counted over all runs (0: off).
   int64_t testSignalAtStep = 0;
+  /// Hidden test hook: raise SIGINT when the N-th run (counted over runs
+  /// and seeds, from 1) starts compiling (0: off).
+  int64_t testSignalWhileCompiling = 0;
 };
 
 /// The mode of `request`.

@@ -92,6 +92,10 @@ struct TrainOptions {
   /// hold the trained values (amp-run's --save-model); data-parallel, on
   /// every rank. An error ends the run with it.
   std::function<llvm::Error(BoundStep &)> onTrained;
+  /// Called with true before the step is compiled (the MLIR lowering and
+  /// the JIT: half a minute for a ResNet) and with false after, also when
+  /// compiling fails: amp-run ends at once on a signal while compiling.
+  std::function<void(bool)> compiling;
   /// Test hook: raise(SIGINT) after this run's `testSignalAtStep`-th step in
   /// this process (0: off).
   int64_t testSignalAtStep = 0;

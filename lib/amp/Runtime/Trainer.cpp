@@ -835,7 +835,11 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   RunResult result;
   result.name = o.rewrite.runName();
   auto compileStart = std::chrono::steady_clock::now();
+  if (o.compiling)
+    o.compiling(true);
   auto prepared = prepareStep(module, o, *plan, backend, dp);
+  if (o.compiling)
+    o.compiling(false);
   if (!prepared)
     return prepared.takeError();
   BoundStep &step = *prepared->step;

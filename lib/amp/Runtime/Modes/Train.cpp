@@ -3,7 +3,9 @@
 // Every run over its seeds, one table row per run; on SIGINT or SIGTERM the
 // step in flight finishes, the run writes its checkpoint (if asked), the
 // table shows the finished runs and the interrupted one, runs that never
-// started write nothing, and the status is 128 + the signal.
+// started write nothing, and the status is 128 + the signal. A signal while
+// a run compiles (nothing of it to keep) ends amp-run at once, with the
+// same table and message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -67,7 +70,39 @@ struct RunSeries {
 
 /// The signal that asked the runs to stop (0: none).
 volatile std::sig_atomic_t stopSignal = 0;
-extern "C" void onStopSignal(int signal) { stopSignal = signal; }
+/// Set while a run compiles: a stop then ends the process from the
+/// handler, writing `tableWhileCompiling` to stdout and
+/// `stopMessageWhileCompiling` (both prepared before) to stderr.
+volatile std::sig_atomic_t whileCompiling = 0;
+const std::string *tableWhileCompiling = nullptr;
+const std::string *stopMessageWhileCompiling[2] = {nullptr, nullptr};
+
+/// Writes all of `text` to `fd` (async-signal-safe).
+void writeAll(int fd, const std::string *text) {
+  if (!text)
+    return;
+  const char *p = text->data();
+  size_t left = text->size();
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n <= 0)
+      return;
+    p += n;
+    left -= static_cast<size_t>(n);
+  }
+}
+
+extern "C" void onStopSignal(int signal) {
+  stopSignal = signal;
+  if (!whileCompiling)
+    return;
+  // Compiling (the MLIR lowering and LLVM's JIT cannot be interrupted and
+  // take half a minute on a ResNet): nothing of this run exists yet, the
+  // outputs of finished runs are written, stdout was flushed.
+  writeAll(1, tableWhileCompiling);
+  writeAll(2, stopMessageWhileCompiling[signal == SIGTERM ? 1 : 0]);
+  ::_exit(128 + signal);
+}
 
 /// SIGINT and SIGTERM set `stopSignal` while training (a second one ends
 /// the process as usual); the previous handlers come back afterwards.
@@ -227,6 +262,38 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
       TrainOptions o = session.configs[i];
       session.outputsFor(i, request.seed + static_cast<uint64_t>(k), o);
       o.stopRequested = [] { return stopSignal != 0; };
+      // What a signal while compiling prints: the finished runs' table
+      // (with the seeds of this run that finished).
+      std::vector<RunSeries> finished = results;
+      if (!series.seeds.empty())
+        finished.push_back(series);
+      std::string table;
+      if (!finished.empty()) {
+        llvm::raw_string_ostream os(table);
+        printTable(request, finished, os);
+      }
+      std::string stopMessages[2] = {
+          "amp-run: stopped by SIGINT while compiling run " +
+              session.runSpecs[i] + "\n",
+          "amp-run: stopped by SIGTERM while compiling run " +
+              session.runSpecs[i] + "\n"};
+      o.compiling = [&](bool now) {
+        if (now) {
+          out.flush();
+          err.flush();
+          tableWhileCompiling = &table;
+          stopMessageWhileCompiling[0] = &stopMessages[0];
+          stopMessageWhileCompiling[1] = &stopMessages[1];
+        }
+        whileCompiling = now;
+        // A signal that came before compiling is handled after it, as
+        // between steps.
+        if (now && stopSignal)
+          onStopSignal(stopSignal);
+        if (now && request.testSignalWhileCompiling ==
+                       static_cast<int64_t>(i) * request.seeds + k + 1)
+          std::raise(SIGINT);
+      };
       if (!request.saveModel.empty())
         o.onTrained = [&](BoundStep &step) -> llvm::Error {
           if (session.dp && !session.dp->reports())
