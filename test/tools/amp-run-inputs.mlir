@@ -32,7 +32,7 @@
 // MSE-NEXT: bf16{{ +}}0.{{[0-9]+}}{{ +}}-{{ +}}-{{ +}}0{{ +}}20
 // RUN: amp-run %t.mse.mlir --data=synthetic --check-gradients | FileCheck %s --check-prefix=PASS
 // RUN: not amp-run %t.mse.mlir --run=f32 --max-steps=2 2>&1 | FileCheck %s --check-prefix=MSE-FMNIST
-// MSE-FMNIST: amp-run: run f32: the target tensor<2x3x4xf32> cannot be fed from this dataset: amp-run feeds a target the one-hot encoding of the dataset's labels, a batch x classes f32 tensor; --data=synthetic feeds every input and target its own shape and element type
+// MSE-FMNIST: amp-run: run f32: the target tensor<2x3x4xf32> cannot be fed from this dataset: it holds class labels, which amp-run feeds to a batch x classes f32 target one-hot encoded; give regression targets of 12 values per example with --data=npy:X,Y (Y float32 or float64); --data=synthetic feeds every input and target its own shape and element type
 // The same data for the same seed, and a model that learns the targets:
 // the last epoch's loss is below the first's.
 // RUN: amp-run %t.mse.mlir --data=synthetic --run=f32 --epochs=4 --progress=false --csv=%t.mse.a.csv > /dev/null

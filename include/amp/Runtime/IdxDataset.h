@@ -42,9 +42,14 @@ struct Dataset {
   /// Not empty: field k feeds the step's k-th input (argument order) and
   /// `images` is empty (exampleSize is the first field's values).
   std::vector<DataField> inputs;
-  /// A regression target per example (a target that is not batch x
-  /// classes); none: the target gets the one-hot labels.
+  /// A regression target per example (synthetic data of a target that is
+  /// not batch x classes, `.npy` float targets); none: a target gets the
+  /// one-hot labels.
   std::optional<DataField> target;
+  /// What supervises the examples, for messages.
+  const char *supervision() const {
+    return target ? "float regression targets" : "integer class labels";
+  }
 };
 
 /// Reads an unsigned-byte IDX file (magic 0x0000080N, N dimensions,

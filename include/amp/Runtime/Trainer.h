@@ -153,15 +153,21 @@ struct RunPlan {
   };
   std::vector<Input> inputs;
   std::optional<int64_t> classes; ///< logits per example of the eval step
-  /// A step with a batch x classes f32 target (loss=mse) in place of a
-  /// label: its values per example. amp-run feeds the one-hot encoding of
-  /// the dataset's labels, so they must be the dataset's classes.
+  /// A step with a batch x K f32 target (loss=mse) in place of a label:
+  /// K. The data decides what it is fed: the data's float regression
+  /// targets of K values per example where it holds them (Dataset::target:
+  /// `.npy` float targets), else the one-hot encoding of the data's class
+  /// labels (then K must be the data's classes).
   std::optional<int64_t> targetClasses;
-  /// A step with any other target (a regression output of any shape): the
-  /// target's type and values per example; only data with regression
-  /// targets (--data=synthetic) feeds it.
+  /// A step with any other target (a regression output of any shape): its
+  /// values per example; only data with regression targets feeds it.
   std::optional<int64_t> targetValues;
-  std::string targetType;
+  std::string targetType; ///< the target's type, e.g. "tensor<16x4xf32>"
+  /// The values per example regression targets must have: any target's
+  /// (none for a step with a label).
+  std::optional<int64_t> regressionValues() const {
+    return targetValues ? targetValues : targetClasses;
+  }
   /// The data must come with a field per input (several inputs, an integer
   /// input) or with regression targets: Dataset::inputs / target.
   bool needsStepData() const {
@@ -201,11 +207,14 @@ enum class DataUse { Training, EvaluationOnly };
 /// inputs against `trainSet` and `testSet` (an image set feeds one f32
 /// input and a label or one-hot target: a step with several inputs, an
 /// integer input or a regression target is refused with the input or
-/// target that does not fit; synthetic step data must have a field of the
-/// input's kind and size per input, and regression targets of the target's
-/// size), the eval step's classes (and a one-hot target's values per
-/// example) against the classes of `testSet`, and for training a global
-/// batch no larger than `trainSet`.
+/// target that does not fit; step data must have a field of the input's
+/// kind and size per input, and regression targets of the target's size,
+/// for a batch x K target as well), the eval step's classes (and a one-hot
+/// target's values per example) against the classes of `testSet` (data
+/// with class labels), both splits holding the same kind of supervision,
+/// no --eval-only on data with regression targets (its accuracy needs
+/// class labels), and for training a global batch no larger than
+/// `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,
                                 const Dataset &testSet,
                                 DataUse use = DataUse::Training);

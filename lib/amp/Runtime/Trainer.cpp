@@ -275,21 +275,22 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
   else if (step->argRoles[step->label] == ArgRole::Label)
     plan.lossClasses = indexBound(trainFn.getArgument(step->label));
   if (step->argRoles[step->label] == ArgRole::Target) {
-    // A batch x classes target is fed the one-hot encoding of the data's
-    // class labels; any other shape regression targets (synthetic data).
+    // A batch x K target is fed the data's regression targets of K values
+    // per example, or the one-hot encoding of its class labels (the data
+    // decides); any other shape regression targets only.
     auto target =
         cast<RankedTensorType>(trainFn.getArgument(step->label).getType());
     if (!target.getElementType().isF32())
       return makeError("@" + trainFn.getSymName() + ": the target " +
                        typeString(target) +
                        " cannot be fed: amp-run feeds f32 targets");
+    plan.targetType = typeString(target);
     if (target.getRank() == 2) {
       plan.targetClasses = target.getDimSize(1);
     } else {
       plan.targetValues = 1;
       for (int64_t d : target.getShape().drop_front())
         *plan.targetValues *= d;
-      plan.targetType = typeString(target);
     }
   }
 
@@ -411,9 +412,12 @@ static llvm::Error checkInputsAgainstData(const RunPlan &plan,
                        synthetic);
     if (plan.targetValues)
       return makeError("the target " + plan.targetType +
-                       " cannot be fed from this dataset: amp-run feeds a "
-                       "target the one-hot encoding of the dataset's "
-                       "labels, a batch x classes f32 tensor" +
+                       " cannot be fed from this dataset: it holds class "
+                       "labels, which amp-run feeds to a batch x classes f32 "
+                       "target one-hot encoded; give regression targets of " +
+                       countOf(*plan.targetValues, "value") +
+                       " per example with --data=npy:X,Y (Y float32 or "
+                       "float64)" +
                        synthetic);
     if (plan.valuesPerExample != ds.exampleSize)
       return makeError(
@@ -434,23 +438,24 @@ static llvm::Error checkInputsAgainstData(const RunPlan &plan,
           ") holds " + countOf(in.valuesPerExample, "value") +
           " per example, the data " +
           countOf(field.valuesPerExample, field.integer ? "integer" : "float"));
-  if (plan.targetValues &&
-      (!ds.target || ds.target->valuesPerExample != *plan.targetValues))
+  std::optional<int64_t> width = plan.regressionValues();
+  if (ds.target && !width)
+    return makeError("the data holds regression targets, but the step takes "
+                     "class labels (an amp.role = \"label\" argument)");
+  if ((plan.targetValues && !ds.target) ||
+      (ds.target && ds.target->valuesPerExample != *width))
     return makeError("the target " + plan.targetType + " holds " +
-                     countOf(*plan.targetValues, "value") +
-                     " per example, the data " +
+                     countOf(*width, "value") + " per example, the data " +
                      (ds.target ? countOf(ds.target->valuesPerExample, "value")
                                 : std::string("have no regression targets")));
   return llvm::Error::success();
 }
 
-llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
-                                                    const Dataset &trainSet,
-                                                    const Dataset &testSet,
-                                                    DataUse use) {
-  for (const Dataset *ds : {&trainSet, &testSet})
-    if (llvm::Error err = checkInputsAgainstData(plan, *ds))
-      return err;
+/// The step's classes (its eval step's logits, its label's, a one-hot
+/// target's width) against the class labels of the data.
+static llvm::Error checkClassesAgainstData(const RunPlan &plan,
+                                           const Dataset &trainSet,
+                                           const Dataset &testSet) {
   // The dataset's classes come from both splits: a test split that lacks
   // the top class still has the training split's classes.
   int32_t dataClasses = std::max(trainSet.numClasses, testSet.numClasses);
@@ -484,10 +489,42 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
                      "loss would read past them: give data with fewer "
                      "classes (--classes=N with --data=synthetic)");
   if (plan.targetClasses && *plan.targetClasses != dataClasses)
-    return makeError("the target holds " + llvm::Twine(*plan.targetClasses) +
-                     " values per example, but amp-run feeds it the one-hot "
-                     "labels of a dataset with " +
-                     llvm::Twine(dataClasses) + " classes");
+    return makeError(
+        "the target " + plan.targetType + " holds " +
+        countOf(*plan.targetClasses, "value") +
+        " per example, but the data holds integer class labels of " +
+        countOf(dataClasses, "class") +
+        " (the largest label of either split + 1), which amp-run feeds it "
+        "one-hot: give labels of " +
+        countOf(*plan.targetClasses, "class") +
+        ", or float regression targets of shape (N, " +
+        llvm::Twine(*plan.targetClasses) +
+        ") (--data=npy:X,Y with Y float32 or float64)");
+  return llvm::Error::success();
+}
+
+llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
+                                                    const Dataset &trainSet,
+                                                    const Dataset &testSet,
+                                                    DataUse use) {
+  for (const Dataset *ds : {&trainSet, &testSet})
+    if (llvm::Error err = checkInputsAgainstData(plan, *ds))
+      return err;
+  if (trainSet.target.has_value() != testSet.target.has_value())
+    return makeError(llvm::Twine("the training set holds ") +
+                     trainSet.supervision() + ", the test set " +
+                     testSet.supervision() +
+                     ": give both splits the same kind");
+  if (!trainSet.target) {
+    if (llvm::Error err = checkClassesAgainstData(plan, trainSet, testSet))
+      return err;
+  } else if (use == DataUse::EvaluationOnly) {
+    return makeError("the eval step's accuracy needs class labels, but the "
+                     "test set holds regression targets (" +
+                     countOf(testSet.target->valuesPerExample, "value") +
+                     " per example); --eval-only has no regression metric "
+                     "(training reports each epoch's mean loss)");
+  }
   // The eval step takes a partial last batch (runEvalSet); only training
   // needs a whole one.
   if (use == DataUse::Training && plan.globalBatch > trainSet.numExamples) {
@@ -892,7 +929,10 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
   }
 
   RunShape shape;
-  shape.hasEval = step.hasEval();
+  // The eval step's accuracy needs class labels: with regression targets
+  // it is not run (the table's test acc is "-").
+  bool evaluates = step.hasEval() && !testSet.target;
+  shape.hasEval = evaluates;
   shape.dynamicScale = scaleArg.has_value();
   shape.hasScale = shape.dynamicScale || mode == LossScaleMode::Static;
   shape.checksOverflow = layout.foundInfResult.has_value();
@@ -1057,7 +1097,7 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     else if (mode == LossScaleMode::Static)
       result.finalLossScale = o.rewrite.initScale;
 
-    if (step.hasEval()) {
+    if (evaluates) {
       int64_t correct = 0;
       if (llvm::Error err = runEvalSet(step, testSet, correct, nullptr))
         return std::move(err);

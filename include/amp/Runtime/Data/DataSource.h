@@ -55,7 +55,10 @@ std::unique_ptr<DataSource> createIdxSource(std::string dir);
 /// NumPy `.npy` files (NpySource.cpp): inputs of shape (N, ...) in float32,
 /// float64 or uint8 (scaled by 1/255 as IDX images are); labels of shape
 /// (N,) in int32, int64 or uint8, or float targets of the step's target
-/// shape. Without test files the test split is the training split.
+/// shape. A batch x K target takes either: float labels are its regression
+/// targets (K per example), integer ones are fed one-hot; both splits must
+/// hold the same kind. Without test files the test split is the training
+/// split.
 std::unique_ptr<DataSource> createNpySource(std::vector<std::string> files);
 
 /// Checks that the training labels index the step's classes (its eval

@@ -264,17 +264,33 @@ llvm::Expected<Dataset> NpySource::split(const RunPlan &plan,
                   255.0f
             : static_cast<float>(v);
   }
-  if (plan.targetValues) {
-    // A regression step: targets of the target's shape.
-    if (!y->isFloat() || y->perExample() != *plan.targetValues)
-      return makeError(
-          yPath + ": '" + y->descr + "' of shape " + y->shapeText() +
-          ", but the step's target " + plan.targetType + " takes " +
-          llvm::Twine(*plan.targetValues) + " float values per example");
+  // The labels decide what a batch x K target is fed: float values are
+  // regression targets, integers class labels (one-hot encoded). Any other
+  // target takes regression targets only.
+  std::optional<int64_t> width = plan.regressionValues();
+  const char *orLabels =
+      plan.targetClasses ? "; or int32, int64 or uint8 class labels of shape "
+                           "(N,), fed one-hot"
+                         : "";
+  if (plan.targetValues || (width && y->isFloat())) {
+    if (!y->isFloat())
+      return makeError(yPath + ": '" + y->descr + "' of shape " +
+                       y->shapeText() + ", but the step's target " +
+                       plan.targetType + " takes " + llvm::Twine(*width) +
+                       " float values per example (float32 or float64 "
+                       "regression targets)");
+    if (y->perExample() != *width)
+      return makeError(yPath + ": regression targets of shape " +
+                       y->shapeText() + ", " + llvm::Twine(y->perExample()) +
+                       (y->perExample() == 1 ? " value" : " values") +
+                       " per example, but the step's target " +
+                       plan.targetType + " takes " + llvm::Twine(*width) +
+                       " per example: give targets of shape (N, " +
+                       llvm::Twine(*width) + ")" + orLabels);
     DataField input, target;
     input.valuesPerExample = in.valuesPerExample;
     input.floats = std::move(values);
-    target.valuesPerExample = *plan.targetValues;
+    target.valuesPerExample = *width;
     target.floats.resize(static_cast<size_t>(y->count()));
     for (int64_t i = 0, n = y->count(); i < n; ++i) {
       double v = y->at(i);
@@ -291,8 +307,14 @@ llvm::Expected<Dataset> NpySource::split(const RunPlan &plan,
     return ds;
   }
   if (!y->isInt() || y->perExample() != 1)
-    return makeError(yPath + ": '" + y->descr + "' of shape " + y->shapeText() +
-                     "; class labels are int32, int64 or uint8 of shape (N,)");
+    return makeError(
+        yPath + ": '" + y->descr + "' of shape " + y->shapeText() +
+        "; class labels are int32, int64 or uint8 of shape (N,)" +
+        (width ? "; the step's target " + plan.targetType +
+                     " also takes float32 or float64 regression targets "
+                     "of shape (N, " +
+                     std::to_string(*width) + ")"
+               : std::string()));
   ds.images = std::move(values);
   ds.labels.resize(static_cast<size_t>(ds.numExamples));
   for (int64_t i = 0; i < ds.numExamples; ++i) {
@@ -324,12 +346,23 @@ llvm::Expected<DataSplits> NpySource::load(const RunPlan &plan,
     splits.test = std::move(*test);
     log << "amp-run: loaded " << files[2] << ", " << files[3] << ": "
         << splits.test.numExamples << " test examples\n";
+    if (splits.train.target.has_value() != splits.test.target.has_value())
+      return makeError(files[1] + " holds " + splits.train.supervision() +
+                       ", " + files[3] + " " + splits.test.supervision() +
+                       ": give both splits the same kind");
   } else {
     splits.test = splits.train;
-    if (plan.classes) // a step without an eval step evaluates nothing
-      log << "amp-run: note: no test files given; the eval step runs on the "
-             "training set\n";
   }
+  // A step without an eval step evaluates nothing; with regression targets
+  // its accuracy has no class labels to count.
+  if (plan.classes && splits.train.target)
+    log << "amp-run: note: " << files[1]
+        << " holds regression targets: the eval step's accuracy (argmax "
+           "against class labels) is not computed, the table's test acc "
+           "is -\n";
+  else if (plan.classes && files.size() == 2)
+    log << "amp-run: note: no test files given; the eval step runs on the "
+           "training set\n";
   return splits;
 }
 
