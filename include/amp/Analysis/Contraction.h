@@ -45,6 +45,15 @@ struct BufferContraction {
 /// layouts are the caller's to check.
 std::optional<BufferContraction> matchBufferContraction(linalg::GenericOp op);
 
+/// Whether `op` (a generic or a named op such as linalg.matmul, on tensors or
+/// buffers) has a reduction loop and reads two or more operands that are not
+/// scalars: a contraction, or something shaped like one. The fusions on
+/// tensors of both lowerings (amp-cpu-fuse-elementwise,
+/// amp-gpu-fuse-elementwise) change no such op, so that after bufferization
+/// matchBufferContraction finds the loops and the `out + x * y` body it
+/// recognizes.
+bool isContractionLike(linalg::LinalgOp op);
+
 } // namespace mlir::amp
 
 #endif // AMP_ANALYSIS_CONTRACTION_H

@@ -2,7 +2,8 @@
 //
 // The passes of the GPU lowering `amp-lower-to-nvvm` (Pipelines.h,
 // docs/gpu.md): the fused non-finite check as one kernel, the step's
-// decisions on the device, Tensor Core contractions, the mapping to blocks
+// decisions on the device, elementwise fusion that leaves contractions
+// alone, Tensor Core contractions, the mapping to blocks
 // and threads, and the final check.
 //
 //===----------------------------------------------------------------------===//
@@ -77,6 +78,38 @@ def GPUKeepOnDevice : Pass<"amp-gpu-keep-on-device", "func::FuncOp"> {
       so that bufferization does not place them in host globals.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def GPUFuseElementwise : Pass<"amp-gpu-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops with one use into their "
+                "consumers on tensors, contractions excepted (GPU)";
+  let description = [{
+    GPU lowering, on tensors, after `convert-elementwise-to-linalg` and
+    before bufferization: what upstream's `linalg-fuse-elementwise-ops`
+    does (producer-consumer fusion of a `linalg.generic` whose result has
+    one use, folding of reshapes into generics by expansion, splat
+    constants and fills into bodies, the linalg and reshape clean-ups), with
+    one exception: nothing is fused into a contraction-like generic (a
+    reduction loop and two or more non-scalar operands), and no reshape is
+    folded into one by expanding its loops.
+
+    Why: `amp-gpu-tensor-core-contractions` matches a contraction after
+    bufferization by its body, `out + extf(a) * extf(b)` with f16 or bf16
+    buffers `a` and `b`. Fused into it, a producer's ops end up inside that
+    body, on the producer's operands: an `arith.truncf` of an f32 weight or
+    input (the f16 copy that `amp-recompute-for-backward` recomputes for a
+    backward contraction has that contraction as its only use) made the
+    body `extf(truncf(x))` on an f32 buffer, and the contraction ran on the
+    SIMT path instead of mma.sync. Unfused, the producer is one kernel that
+    writes the f16 copy once, instead of the conversion being repeated for
+    each of the N (or M) products that read an element. Every other fusion
+    is upstream's: casts, skip selects and optimizer updates still fuse into
+    their consumers. Fusion reorders no arithmetic, so values are unchanged
+    either way.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
 }

@@ -137,3 +137,12 @@ mlir::amp::matchBufferContraction(linalg::GenericOp op) {
     return std::nullopt;
   return c;
 }
+
+bool mlir::amp::isContractionLike(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return false;
+  int64_t tensors = llvm::count_if(op.getDpsInputOperands(), [&](OpOperand *o) {
+    return op.getMatchingIndexingMap(o).getNumResults() > 0;
+  });
+  return tensors >= 2;
+}

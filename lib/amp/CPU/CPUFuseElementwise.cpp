@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/Contraction.h"
 #include "amp/CPU/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -21,18 +22,6 @@ namespace mlir::amp {
 
 using namespace mlir;
 using namespace mlir::amp;
-
-/// Whether `op` has a reduction loop and reads two or more operands that are
-/// not scalars: a contraction (or something shaped like one), which keeps
-/// its operands as they are so that the micro-kernels match it.
-static bool isContractionLike(linalg::GenericOp op) {
-  if (op.getNumReductionLoops() == 0)
-    return false;
-  int64_t tensors = llvm::count_if(op.getDpsInputOperands(), [&](OpOperand *o) {
-    return op.getMatchingIndexingMap(o).getNumResults() > 0;
-  });
-  return tensors >= 2;
-}
 
 /// Fuse `fused` (a producer's result read by a consumer generic) when the
 /// consumer is not contraction-like and, for a reduction consumer, the

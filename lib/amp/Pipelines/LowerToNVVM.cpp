@@ -177,8 +177,10 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   // Fewer kernels and fewer round trips through memory: elementwise
   // producers with one use (casts, the skip selects, optimizer updates)
-  // fuse into their consumer. Values are unchanged (same ops per element).
-  pm.addNestedPass<func::FuncOp>(createLinalgElementwiseOpFusionPass());
+  // fuse into their consumer, except into contractions, which keep the
+  // body the Tensor Core rewrite matches. Values are unchanged (same ops
+  // per element).
+  pm.addNestedPass<func::FuncOp>(createGPUFuseElementwise());
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOuter());
   pm.addPass(createStepCanonicalizer());
