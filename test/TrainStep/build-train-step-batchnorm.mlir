@@ -11,7 +11,7 @@
 // per constant of the model (runningStatisticReason).
 //
 // REMARK: build-train-step-batchnorm.mlir:{{[0-9]+}}:11: remark: amp-build-train-step: this constant (at its 2 uses) stays a constant: a BatchNorm running mean (subtracted before rsqrt(var + eps) scales), a buffer PyTorch never trains
-// REMARK: build-train-step-batchnorm.mlir:{{[0-9]+}}:11: remark: amp-build-train-step: this constant (at its 2 uses) stays a constant: a BatchNorm running variance (read as rsqrt(v + eps))
+// REMARK: build-train-step-batchnorm.mlir:{{[0-9]+}}:11: remark: amp-build-train-step: this constant (at its 2 uses) stays a constant: a BatchNorm running variance (read as rsqrt(v + eps) or sqrt(v + eps))
 // REMARK-NOT: remark
 //
 // Four parameters of 2 elements: beta and gamma of each layer (and

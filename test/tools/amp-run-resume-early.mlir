@@ -22,6 +22,13 @@
 // RUN: not %{run} --run=bf16 --master-weights=bf16-stochastic --epochs=1 --resume=%t/ck 2>&1 | FileCheck %s --check-prefix=DONE
 // DONE-NOT: synthetic data
 // DONE: amp-run: run bf16: cannot resume from '{{.*}}': it ends epoch 1 of 1; nothing is left to train with --epochs=1
+// A checkpoint of several runs is one folder per run: resuming one run
+// from the parent folder names the run's folder.
+// RUN: %{run} --run=f32,bf16 --save-checkpoint=%t/two > /dev/null
+// RUN: not %{run} --run=f32 --epochs=2 --resume=%t/two 2>&1 | FileCheck %s --check-prefix=SUBDIR
+// SUBDIR: --resume={{.*}}two: no checkpoint of run f32 ({{.*}}two/checkpoint.safetensors does not exist); {{.*}}two/f32 holds one (written by a --run of several runs): --resume={{.*}}two/f32
+// RUN: %{run} --run=f32 --epochs=2 --resume=%t/two/f32 | FileCheck %s --check-prefix=SUBDIR-OK
+// SUBDIR-OK: amp-run: run f32 (2 epochs, resumed from {{.*}}two/f32)
 // The run itself resumes.
 // RUN: %{run} --run=bf16 --master-weights=bf16-stochastic --epochs=2 --resume=%t/ck | FileCheck %s --check-prefix=OK
 // OK: amp-run: run bf16 (2 epochs, resumed from {{.*}}ck)

@@ -17,6 +17,13 @@
 // OUT-NOT: f16
 // OUT: exit status 130
 // ERR: amp-run: stopped by SIGINT while compiling run bf16
+// The compiling run wrote its autocast report while compiling: removed, as
+// the run never started; the finished run's stays.
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=bf16,f16+dynamic --max-steps=2 --progress=false --test-signal-while-compiling=2 --autocast-report=%t/reports/ > /dev/null 2>&1
+// RUN: ls %t/reports | FileCheck %s --check-prefix=REPORTS
+// REPORTS-NOT: f16
+// REPORTS: bf16.json
+// REPORTS-NOT: f16
 // First run compiling: no table, nothing trained.
 // RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f32 --max-steps=2 --progress=false --test-signal-while-compiling=1 > %t/out1 2> %t/err1 || echo "exit status $?" >> %t/out1
 // RUN: FileCheck %s --check-prefix=FIRST < %t/out1

@@ -147,7 +147,7 @@ mlir::amp::trainstep::runningStatisticReason(arith::ConstantOp constant) {
   if (constant->use_empty() || (!variance && !mean))
     return "";
   return std::string("a BatchNorm running ") +
-         (variance ? "variance (read as rsqrt(v + eps))"
+         (variance ? "variance (read as rsqrt(v + eps) or sqrt(v + eps))"
                    : "mean (subtracted before rsqrt(var + eps) scales)") +
          ", a buffer PyTorch never trains (freeze-running-stats; "
          "freeze-running-stats=false trains it)";
@@ -619,9 +619,10 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     arith::ConstantOp c = group.front();
     std::string key = resourceKey(c);
     auto type = cast<RankedTensorType>(c.getType());
-    auto leave = [&](std::string why, LeftConstant::Notice notice) {
+    auto leave = [&](std::string why, LeftConstant::Notice notice,
+                     ElementsAttr replacement) {
       for (arith::ConstantOp member : group)
-        plan.leftConstants.push_back({member, why, notice});
+        plan.leftConstants.push_back({member, why, notice, replacement});
     };
     bool named = llvm::any_of(request->keys, [&](const std::string &k) {
       return matchesKeyPattern(key, k);
@@ -690,12 +691,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
         notice = LeftConstant::Notice::Warning;
       }
       if (!why.empty()) {
-        leave(why, notice);
-        if (replacement)
-          for (LeftConstant &left :
-               llvm::make_range(plan.leftConstants.end() - group.size(),
-                                plan.leftConstants.end()))
-            left.replacement = replacement;
+        leave(why, notice, replacement);
         continue;
       }
     }

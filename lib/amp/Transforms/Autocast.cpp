@@ -69,7 +69,8 @@ public:
     bool half = low.isF16();
     if (overflow)
       emitWarning(loc) << "amp-autocast: " << what << " " << firstOverflow
-                       << " overflows " << low << " and becomes inf (largest "
+                       << " overflows " << low << " and becomes "
+                       << (firstOverflow < 0 ? "-inf" : "inf") << " (largest "
                        << (half ? "finite f16: 65504" : "finite bf16: ~3.39e38")
                        << "); keep its users f32 with deny=<op name> if that "
                           "matters";

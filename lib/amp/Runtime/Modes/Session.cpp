@@ -311,10 +311,22 @@ std::optional<int> Session::checkOutputs() {
                 checkOutputDirectory("save-checkpoint", o.checkpointDir))
           return fail(llvm::toString(std::move(e)));
       if (!o.resumeDir.empty() &&
-          !llvm::sys::fs::exists(checkpointFile(o.resumeDir)))
+          !llvm::sys::fs::exists(checkpointFile(o.resumeDir))) {
+        // A run of several writes DIR/<run>/: name it when it is there.
+        std::string perRun =
+            (llvm::StringRef(r.resume).rtrim('/') + "/" + runSpecs[i]).str();
+        std::string hint =
+            perRun != o.resumeDir &&
+                    llvm::sys::fs::exists(checkpointFile(perRun))
+                ? "; " + perRun +
+                      " holds one (written by a --run of several runs): "
+                      "--resume=" +
+                      perRun
+                : std::string();
         return fail("--resume=" + r.resume + ": no checkpoint of run " +
                     runSpecs[i] + " (" + checkpointFile(o.resumeDir) +
-                    " does not exist)");
+                    " does not exist)" + hint);
+      }
     }
   }
   return std::nullopt;

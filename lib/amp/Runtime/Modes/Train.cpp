@@ -13,6 +13,7 @@
 
 #include "amp/Runtime/Checkpoint/ModelExport.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -76,6 +77,9 @@ volatile std::sig_atomic_t stopSignal = 0;
 volatile std::sig_atomic_t whileCompiling = 0;
 const std::string *tableWhileCompiling = nullptr;
 const std::string *stopMessageWhileCompiling[2] = {nullptr, nullptr};
+/// The autocast report the compiling run writes (while compiling), when no
+/// file was there before: removed on a stop, as the run never started.
+const std::string *reportWhileCompiling = nullptr;
 
 /// Writes all of `text` to `fd` (async-signal-safe).
 void writeAll(int fd, const std::string *text) {
@@ -99,6 +103,8 @@ extern "C" void onStopSignal(int signal) {
   // Compiling (the MLIR lowering and LLVM's JIT cannot be interrupted and
   // take half a minute on a ResNet): nothing of this run exists yet, the
   // outputs of finished runs are written, stdout was flushed.
+  if (reportWhileCompiling)
+    ::unlink(reportWhileCompiling->c_str());
   writeAll(1, tableWhileCompiling);
   writeAll(2, stopMessageWhileCompiling[signal == SIGTERM ? 1 : 0]);
   ::_exit(128 + signal);
@@ -277,8 +283,12 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
               session.runSpecs[i] + "\n",
           "amp-run: stopped by SIGTERM while compiling run " +
               session.runSpecs[i] + "\n"};
+      const std::string &report = o.rewrite.autocastReport;
       o.compiling = [&](bool now) {
         if (now) {
+          reportWhileCompiling =
+              !report.empty() && !llvm::sys::fs::exists(report) ? &report
+                                                                : nullptr;
           out.flush();
           err.flush();
           tableWhileCompiling = &table;
