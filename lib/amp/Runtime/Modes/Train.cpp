@@ -296,8 +296,8 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
           stopMessageWhileCompiling[1] = &stopMessages[1];
         }
         whileCompiling = now;
-        // A signal that came before compiling is handled after it, as
-        // between steps.
+        // A signal that came before compiling (while the run planned and
+        // loaded its data) ends amp-run here too, before a step is taken.
         if (now && stopSignal)
           onStopSignal(stopSignal);
         if (now && request.testSignalWhileCompiling ==
