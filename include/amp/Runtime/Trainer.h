@@ -211,8 +211,8 @@ enum class DataUse { Training, EvaluationOnly };
 /// kind and size per input, and regression targets of the target's size,
 /// for a batch x K target as well), the eval step's classes (and a one-hot
 /// target's values per example) against the classes of `testSet` (data
-/// with class labels), both splits holding the same kind of supervision,
-/// no --eval-only on data with regression targets (its accuracy needs
+/// with class labels; both splits hold the same kind, as the data sources
+/// ensure), no --eval-only on data with regression targets (its accuracy needs
 /// class labels), and for training a global batch no larger than
 /// `trainSet`.
 llvm::Error checkRunAgainstData(const RunPlan &plan, const Dataset &trainSet,

@@ -510,11 +510,8 @@ llvm::Error mlir::amp::runtime::checkRunAgainstData(const RunPlan &plan,
   for (const Dataset *ds : {&trainSet, &testSet})
     if (llvm::Error err = checkInputsAgainstData(plan, *ds))
       return err;
-  if (trainSet.target.has_value() != testSet.target.has_value())
-    return makeError(llvm::Twine("the training set holds ") +
-                     trainSet.supervision() + ", the test set " +
-                     testSet.supervision() +
-                     ": give both splits the same kind");
+  // Both splits hold the same kind of supervision: the one source that
+  // reads them from two files (NpySource::load) refuses a mix, naming them.
   if (!trainSet.target) {
     if (llvm::Error err = checkClassesAgainstData(plan, trainSet, testSet))
       return err;
