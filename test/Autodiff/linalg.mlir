@@ -127,3 +127,65 @@ func.func @softmax(%x: tensor<2x3xf32>, %w: tensor<2x3xf32>) -> tensor<f32> {
   %l = linalg.reduce { arith.addf } ins(%p : tensor<2x3xf32>) outs(%i : tensor<f32>) dimensions = [0, 1]
   return %l : tensor<f32>
 }
+
+// -----
+
+// torch-mlir's ReLU, select(x > 0, x, 0) with the zero captured and the
+// batch-1 input read through a constant index: the mask comes from the
+// result (PyTorch's threshold_backward(grad, result, 0)), so the backward
+// reads y and not x.
+// CHECK-LABEL: func.func @relu_grad(
+// CHECK-SAME:      %[[X:[^:]+]]: tensor<1x3xf32>)
+// CHECK:         %[[Y:.*]] = linalg.generic
+// CHECK:           arith.cmpf ugt
+// CHECK:         %[[DX:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (0, d1)>], {{.*}} ins(%{{.*}}, %[[Y]] : tensor<1x3xf32>, tensor<1x3xf32>)
+// CHECK-NEXT:    ^bb0(%[[DYA:[^:]+]]: f32, %[[YA:[^:]+]]: f32, %[[ACC:[^:]+]]: f32):
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpf ugt, %[[YA]], %{{.*}} : f32
+// CHECK-NEXT:      arith.constant 0.0
+// CHECK-NEXT:      %[[D:.*]] = arith.select %[[C]], %[[DYA]], %{{.*}} : f32
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[D]]
+// CHECK-NEXT:      linalg.yield %[[S]]
+// CHECK:         return %{{.*}}, %[[DX]]
+func.func @relu(%x: tensor<1x3xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x3xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<1x3xf32>) outs(%e : tensor<1x3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.cmpf ugt, %a, %zero : f32
+    %r = arith.select %c, %a, %zero : f32
+    linalg.yield %r : f32
+  } -> tensor<1x3xf32>
+  %p = arith.mulf %y, %y : tensor<1x3xf32>
+  %es = tensor.empty() : tensor<f32>
+  %i = linalg.fill ins(%zero : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce { arith.addf } ins(%p : tensor<1x3xf32>) outs(%i : tensor<f32>) dimensions = [0, 1]
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A leaky ReLU, select(x > 0, x, 0.01 x), is not a ReLU: the backward
+// compares x.
+// CHECK-LABEL: func.func @leaky_relu_grad(
+// CHECK-SAME:      %[[X:[^:]+]]: tensor<3xf32>)
+// CHECK:         linalg.generic {{.*}} ins(%[[X]], %{{.*}} : tensor<3xf32>, tensor<3xf32>)
+func.func @leaky_relu(%x: tensor<3xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                       iterator_types = ["parallel"]}
+      ins(%x : tensor<3xf32>) outs(%e : tensor<3xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %slope = arith.constant 0.01 : f32
+    %c = arith.cmpf ugt, %a, %zero : f32
+    %s = arith.mulf %a, %slope : f32
+    %r = arith.select %c, %a, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<3xf32>
+  %es = tensor.empty() : tensor<f32>
+  %i = linalg.fill ins(%zero : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce { arith.addf } ins(%y : tensor<3xf32>) outs(%i : tensor<f32>) dimensions = [0]
+  return %l : tensor<f32>
+}

@@ -6,7 +6,8 @@
 // into it, `(d0, d1) -> (d0, 0)`), batch norm over a batch of 1, the
 // layer norm with keepdim statistics, a max + argmax two-result reduction,
 // adaptive average pooling as `pooling_nchw_sum` + divide, hardswish as
-// cmpf/select chains, depthwise convolution with stride and padding.
+// cmpf/select chains, depthwise convolution with stride and padding, the
+// ReLU whose backward masks with the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -233,6 +234,41 @@ func.func @f(%x: tensor<1x2x5x5xf64>, %w: tensor<2x3x3xf64>, %g: tensor<2xf64>) 
     linalg.yield %t : f64
   } -> tensor<1x2x3x3xf64>
 )mlir" + returnSumOfSquares("%y", {1, 2, 3, 3}) +
+                                        "}\n");
+}
+
+// torch-mlir's ReLU at batch 1 (the zero captured, ugt, input read through
+// `(0, d1)`) and a second one with the zero in the body and ogt, between
+// two linear maps: the backward masks with the ReLU's result instead of its
+// input (StructuredAdjoint's matchReluOnResult).
+TEST(TorchMlirIdioms, ReluMaskFromResult) {
+  expectGradientsMatchFiniteDifferences(R"mlir(
+func.func @f(%x: tensor<1x4xf64>, %w: tensor<4x6xf64>, %v: tensor<6x3xf64>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<1x6xf64>
+  %z = linalg.fill ins(%zero : f64) outs(%e : tensor<1x6xf64>) -> tensor<1x6xf64>
+  %h = linalg.matmul ins(%x, %w : tensor<1x4xf64>, tensor<4x6xf64>) outs(%z : tensor<1x6xf64>) -> tensor<1x6xf64>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%h : tensor<1x6xf64>) outs(%e : tensor<1x6xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %c = arith.cmpf ugt, %a, %zero : f64
+    %s = arith.select %c, %a, %zero : f64
+    linalg.yield %s : f64
+  } -> tensor<1x6xf64>
+  %e3 = tensor.empty() : tensor<1x3xf64>
+  %z3 = linalg.fill ins(%zero : f64) outs(%e3 : tensor<1x3xf64>) -> tensor<1x3xf64>
+  %o = linalg.matmul ins(%r, %v : tensor<1x6xf64>, tensor<6x3xf64>) outs(%z3 : tensor<1x3xf64>) -> tensor<1x3xf64>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%o : tensor<1x3xf64>) outs(%e3 : tensor<1x3xf64>) {
+  ^bb0(%a: f64, %b: f64):
+    %zl = arith.constant 0.0 : f64
+    %c = arith.cmpf ogt, %a, %zl : f64
+    %s = arith.select %c, %a, %zl : f64
+    linalg.yield %s : f64
+  } -> tensor<1x3xf64>
+)mlir" + returnSumOfSquares("%y", {1, 3}) +
                                         "}\n");
 }
 

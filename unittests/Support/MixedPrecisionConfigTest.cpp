@@ -75,6 +75,7 @@ TEST(MixedPrecisionConfig, EveryPipelineOptionReachesTheBuiltPipeline) {
       {"master-weights", "bf16-kahan"},
       {"rounding-seed", "9"},
       {"update-stats", "true"},
+      {"keep-accumulators-low", "false"},
       {"autocast-report", "report.json"},
       {"autocast-allow", "linalg.generic"},
       {"autocast-deny", "linalg.matmul"},

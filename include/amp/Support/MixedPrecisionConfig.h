@@ -125,6 +125,10 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os, MasterWeights mode);
          "Per step and parameter: the update/parameter norm ratio and the "    \
          "fraction of updates lost to rounding in the storage type (and in "   \
          "bf16): amp-instrument-updates, last")                                \
+  SCALAR(bool, keepAccumulatorsLow, "keep-accumulators-low", true,             \
+         "Store the f32 results of f16/bf16 contractions that the backward "   \
+         "reads in f16/bf16, as PyTorch's autocast returns them (halves "      \
+         "their kept bytes): amp-keep-accumulators-low")                       \
   SCALAR(std::string, autocastReport, "autocast-report", "",                   \
          "Write amp-autocast's JSON report (every op's class, reason, "        \
          "precision and rule) to this file")                                   \

@@ -300,6 +300,39 @@ def PromoteToF64 : Pass<"amp-promote-to-f64", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def KeepAccumulatorsLow : Pass<"amp-keep-accumulators-low", "ModuleOp"> {
+  let summary = "Store the f32 accumulators the backward reads in the "
+                "autocast precision (activation memory)";
+  let description = [{
+    After `amp-autocast`, a contraction or convolution reads f16/bf16
+    operands and accumulates into an f32 result (the Mixed class). When the
+    backward reads that result (e.g. an eval-mode batch norm's backward
+    reads its input for the weight's gradient) the step keeps it in f32
+    from the forward to the backward. For each `amp.train_step` function
+    (contract checked, markers not required) whose `amp.loss_grad` seed sits
+    in the entry block, every top-level linalg op before the seed on tensors
+    with one f32 tensor result and float inputs of one low type (f16 or
+    bf16) whose result is read after the seed (the return excluded) gets
+    `%t = arith.truncf %r` to that low type and `%e = arith.extf %t` right
+    after it, and every other reader of `%r`, in the forward and in the
+    backward, reads `%e`. With `amp-recompute-for-backward` after it, the
+    backward recomputes `%e` from `%t`, and the kept bytes of the value are
+    halved.
+
+    Numerics: the forward and the backward read the accumulator rounded once
+    to the low type, as in PyTorch's autocast (a `torch.autocast` matmul or
+    convolution returns f16/bf16; the accumulation stays f32). Only kept
+    accumulators are rounded: those only the forward reads stay f32. In f16
+    an accumulator above 65504 becomes inf, which the loss then shows (the
+    non-finite check skips the step); bf16 has f32's range. Without the seed
+    (after `amp-loss-scaling`) or with the seed inside a loop the step is
+    left unchanged. `amp-mixed-precision` runs it after autocast (not for
+    f32) unless `keep-accumulators-low=false`. Errors: a violated
+    training-step contract (located), a module without a training step.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
   let summary = "Recompute cheap forward values where the backward reads "
                 "them instead of keeping them (activation memory)";
@@ -316,7 +349,10 @@ def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
     `tensor.pad`; one result, no memory effects) and everything it reads is
     at hand in the backward anyway: entry-block arguments, constants and
     `tensor.empty`, values the backward reads itself, or other such cheap
-    values (recomputed with it). The readers after the seed (the return
+    values (recomputed with it). An `arith.extf` is recomputed whatever
+    it reads: its narrower input is then kept instead of its result (the
+    f32 view of an accumulator that `amp-keep-accumulators-low` stored in
+    f16/bf16). The readers after the seed (the return
     excluded) then read the clone, and the forward's value dies after its
     last forward use. Typical cases after `amp-autocast`: the f16/bf16 copy
     of a weight and its transpose (a low-precision weight copy no longer

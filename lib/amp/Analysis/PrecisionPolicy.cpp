@@ -380,6 +380,23 @@ bool isMixedCandidate(Operation *op) {
                       [](Value v) { return isFloatTensor(v.getType()); });
 }
 
+/// Whether the linalg op `op` reads `use` only as an operand of float
+/// comparisons (its block argument feeds arith.cmpf alone, as the mask of a
+/// ReLU's backward reads the ReLU's result). Such a read carries no
+/// magnitude into the op's results, so it is not a path of the painting:
+/// the operand is read in whatever precision its producer stores it (cast
+/// exactly by extf where the op stays f32).
+bool readsOnlyAsComparison(Operation *op, OpOperand &use) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || use.getOwner() != op ||
+      use.getOperandNumber() >= linalgOp->getNumOperands())
+    return false;
+  BlockArgument arg = linalgOp.getMatchingBlockArgument(&use);
+  return arg && !arg.use_empty() &&
+         llvm::all_of(arg.getUsers(),
+                      [](Operation *user) { return isa<arith::CmpFOp>(user); });
+}
+
 /// A sum pooling on tensors with one f32 accumulator.
 bool isMixedCandidatePool(Operation *op) {
   auto linalgOp = cast<linalg::LinalgOp>(op);
@@ -530,6 +547,8 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
         continue;
       if (mixed.contains(op) && isa<DestinationStyleOpInterface>(op) &&
           !cast<DestinationStyleOpInterface>(op).isDpsInput(&use))
+        continue;
+      if (readsOnlyAsComparison(op, use))
         continue;
       Operation *def = g.producer(use.get());
       if (!def || def == op)

@@ -326,6 +326,8 @@ void mlir::amp::buildMixedPrecisionPipeline(
     OpPassManager &pm, const MixedPrecisionConfig &config) {
   pm.addPass(createVerifyTrainingStep());
   addAutocast(pm, config);
+  if (config.precision != Precision::F32 && config.keepAccumulatorsLow)
+    pm.addPass(createKeepAccumulatorsLow());
   // Clean up before loss scaling moves the update into its scf.if, so that
   // little changes inside the (large) scf.if afterwards.
   pm.addPass(createStepCanonicalizer());

@@ -11,7 +11,8 @@
 // transpose a torch-mlir linear reads) and of the input batch, the f16 copy
 // of an f32 activation that an f32 backward op keeps anyway (the softmax
 // output read by both the softmax backward and a batch_matmul), reshapes of
-// kept values (Passes.td has the contract).
+// kept values, and the f32 view (extf) of a low-precision value, whose
+// narrow input is kept instead (Passes.td has the contract).
 //
 // The clones compute the same bits as the originals (the same op on the
 // same operands), so the step's results do not change. Each clone carries
@@ -100,13 +101,17 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed) {
       return true;
     return firstBackwardUse.contains(v);
   };
-  // Recomputable: a cheap op whose inputs are available or recomputable.
+  // Recomputable: a cheap op whose inputs are available or recomputable,
+  // and any widening extf: keeping its input instead of its result halves
+  // (f16/bf16 to f32) what the backward keeps of it (the f32 view of an
+  // accumulator amp-keep-accumulators-low stored low).
   llvm::DenseSet<Operation *> recomputable;
   for (Operation *op : forward)
-    if (isCheapToRecompute(op) && llvm::all_of(usedValues(op), [&](Value v) {
-          return available(v) || (v.getDefiningOp() &&
-                                  recomputable.contains(v.getDefiningOp()));
-        }))
+    if (isCheapToRecompute(op) &&
+        (isa<arith::ExtFOp>(op) || llvm::all_of(usedValues(op), [&](Value v) {
+           return available(v) || (v.getDefiningOp() &&
+                                   recomputable.contains(v.getDefiningOp()));
+         })))
       recomputable.insert(op);
 
   // The ops to clone: recomputable kept values, and the recomputable

@@ -16,6 +16,12 @@
 // gets the transposed iteration space of ConvolutionWindows.cpp; how the
 // outputs are formed comes from ReductionForms.cpp.
 //
+// A ReLU in torch-mlir's form (y = select(x > 0, x, 0)) takes its mask from
+// the result: dx = select(y > 0, dy, 0), PyTorch's
+// threshold_backward(grad, result, 0). The same bits (the comparison gives
+// the same answer on y as on x, NaN included), but the backward reads y,
+// which the next op keeps for its own backward anyway, instead of x.
+//
 //===----------------------------------------------------------------------===//
 
 #include "StructuredAdjoint.h"
@@ -27,6 +33,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -93,6 +100,9 @@ private:
   SmallVector<OutputAdjoint> outputs;
   /// Sizes of the reduction loops (First), built once.
   SmallVector<Value> reductionSizes;
+  /// The comparison of a ReLU whose mask is taken from the result
+  /// (matchReluOnResult); null otherwise.
+  arith::CmpFOp reluCompare;
 };
 
 } // namespace
@@ -123,6 +133,39 @@ static linalg::GenericOp createGeneric(OpBuilder &b, Location loc,
   return generic;
 }
 
+/// The comparison of `op` when it is an elementwise ReLU whose mask the
+/// result gives exactly: one input x and one output y of the same element
+/// type, no reduction, and the body `c = cmpf ogt|ugt, x, z; y = select c,
+/// x, z` with z a constant +-0 (in the body or captured). Then
+/// pred(y, z) == pred(x, z) for every x: where pred(x, z) holds y is x, and
+/// elsewhere y is z and pred(z, z) is false (both predicates are strict).
+static arith::CmpFOp matchReluOnResult(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      op.getDpsInputs()[0].getType() != op->getResult(0).getType())
+    return nullptr;
+  Block *body = op.getBlock();
+  auto ops = body->without_terminator();
+  if (std::distance(ops.begin(), ops.end()) > 3)
+    return nullptr;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto select = yield.getValues()[0].getDefiningOp<arith::SelectOp>();
+  Value x = body->getArgument(0);
+  if (!select || select->getBlock() != body || select.getTrueValue() != x)
+    return nullptr;
+  auto compare = select.getCondition().getDefiningOp<arith::CmpFOp>();
+  if (!compare || compare->getBlock() != body || compare.getLhs() != x ||
+      compare.getRhs() != select.getFalseValue() ||
+      (compare.getPredicate() != arith::CmpFPredicate::OGT &&
+       compare.getPredicate() != arith::CmpFPredicate::UGT))
+    return nullptr;
+  FloatAttr zero;
+  if (!matchPattern(compare.getRhs(), m_Constant(&zero)) ||
+      !zero.getValue().isZero())
+    return nullptr;
+  return compare;
+}
+
 SmallVector<MappedValue> StructuredAdjoint::forwardInputs() {
   SmallVector<MappedValue> inputs;
   for (OpOperand *operand : op.getOpOperandsMatchingBBargs())
@@ -141,6 +184,9 @@ SmallVector<MappedValue> StructuredAdjoint::extraInputs() {
       extras.push_back({out.tie, map});
     }
   }
+  if (reluCompare)
+    extras.push_back({op->getResult(0), op.getIndexingMapMatchingResult(
+                                            cast<OpResult>(op->getResult(0)))});
   return extras;
 }
 
@@ -336,6 +382,17 @@ FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
     eraseUnusedChain(init);
     return failure();
   }
+  if (reluCompare) {
+    // The mask from the result (the last extra argument): the clones of the
+    // forward comparison and select become dead, and x is dropped below.
+    auto clone = cast<arith::CmpFOp>(
+        mapping.lookup(reluCompare.getResult()).getDefiningOp());
+    OpBuilder::InsertionGuard guard(nb);
+    nb.setInsertionPointAfter(clone);
+    Value onResult = arith::CmpFOp::create(nb, loc, clone.getPredicate(),
+                                           extraArgs.back(), clone.getRhs());
+    clone.getResult().replaceAllUsesWith(onResult);
+  }
   Value contribution =
       scalar.isActive(source) ? scalar.getCotangent(nb, source) : Value();
   if (!contribution) {
@@ -415,6 +472,7 @@ LogicalResult StructuredAdjoint::build() {
     return failure();
   if (outputs.empty())
     return success();
+  reluCompare = matchReluOnResult(op);
   for (OutputAdjoint &out : outputs)
     if (out.form.combiner == Combiner::Max ||
         out.form.combiner == Combiner::Min)

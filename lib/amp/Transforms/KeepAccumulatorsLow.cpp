@@ -1,0 +1,111 @@
+//===- KeepAccumulatorsLow.cpp - amp-keep-accumulators-low ---------------===//
+//
+// After autocast, a convolution or matmul reads f16/bf16 operands and
+// accumulates in f32 (autocast's Mixed class). When the backward reads that
+// f32 result (a batch norm's backward reads its input for the weight's
+// gradient), the step keeps 4 bytes per element from the forward to the
+// backward, and the CNNs keep twice what a PyTorch autocast step keeps:
+// PyTorch's autocast ops return their result in the low type (cuBLAS and
+// cuDNN accumulate in f32 and store f16). This pass stores such a kept
+// accumulator in the low type of the op's operands: it inserts
+// `t = truncf r; e = extf t` after the op and lets every reader of `r` (the
+// forward's and the backward's) read `e`. amp-recompute-for-backward then
+// recomputes `e` from `t` after the seed, so `t` (2 bytes per element) is
+// what the step keeps. Accumulators the backward does not read stay f32:
+// the rounding is paid only where it halves kept memory (Passes.td has the
+// contract).
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/Analysis/TrainingStep.h"
+#include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_KEEPACCUMULATORSLOW
+#include "amp/Transforms/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// The low element type of a Mixed op's operands (f16 or bf16) when `op` is
+/// a linalg op on tensors with one f32 tensor result whose float inputs are
+/// all of that one low type; null otherwise.
+static FloatType mixedLowType(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      op->getNumResults() != 1 ||
+      !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+    return nullptr;
+  FloatType low;
+  for (Value input : linalgOp.getDpsInputs()) {
+    auto type = dyn_cast<FloatType>(getElementTypeOrSelf(input.getType()));
+    if (!type)
+      continue;
+    if (!(type.isF16() || type.isBF16()) || (low && low != type))
+      return nullptr;
+    low = type;
+  }
+  return low;
+}
+
+/// Rounds the kept Mixed results of `fn` (an amp.train_step whose seed is
+/// `seed`, in the entry block). Returns how many.
+static unsigned keepLow(func::FuncOp fn, Operation *seed) {
+  Block &body = fn.getBody().front();
+  auto readAfterSeed = [&](Value v) {
+    return llvm::any_of(v.getUsers(), [&](Operation *user) {
+      Operation *unit = body.findAncestorOpInBlock(*user);
+      return unit && !unit->hasTrait<OpTrait::IsTerminator>() &&
+             seed->isBeforeInBlock(unit);
+    });
+  };
+  SmallVector<std::pair<Operation *, FloatType>> kept;
+  for (Operation &op : body) {
+    if (&op == seed)
+      break;
+    if (FloatType low = mixedLowType(&op);
+        low && readAfterSeed(op.getResult(0)))
+      kept.push_back({&op, low});
+  }
+  OpBuilder b(fn.getContext());
+  for (auto [op, low] : kept) {
+    Value result = op->getResult(0);
+    auto type = cast<RankedTensorType>(result.getType());
+    b.setInsertionPointAfter(op);
+    auto rounded =
+        arith::TruncFOp::create(b, op->getLoc(), type.clone(low), result);
+    auto widened =
+        arith::ExtFOp::create(b, op->getLoc(), type, rounded.getResult());
+    result.replaceAllUsesExcept(widened.getResult(), rounded);
+  }
+  return kept.size();
+}
+
+namespace {
+struct KeepAccumulatorsLowPass
+    : amp::impl::KeepAccumulatorsLowBase<KeepAccumulatorsLowPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    LogicalResult result = forEachTrainStep(
+        module, "amp-keep-accumulators-low", [&](func::FuncOp fn) {
+          FailureOr<TrainingStep> step =
+              TrainingStep::analyze(fn, /*requireMarkers=*/false);
+          if (failed(step))
+            return failure();
+          // As amp-recompute-for-backward: without the seed, or with it in
+          // a loop, there is no one point where the backward starts.
+          if (!step->lossGrad || !fn.getBody().hasOneBlock() ||
+              step->lossGrad->getBlock() != &fn.getBody().front())
+            return success();
+          keepLow(fn, step->lossGrad);
+          return success();
+        });
+    if (failed(result))
+      signalPassFailure();
+  }
+};
+} // namespace
