@@ -25,6 +25,19 @@
 // RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f32 --max-steps=1 --progress=false --csv=/dev/stdout | FileCheck %s --check-prefix=ONE-STREAM
 // ONE-STREAM: run,step,epoch,loss
 // ONE-STREAM-NEXT: f32,1,1,
+// /dev/stdout and /dev/stderr redirected to a file are written through the
+// open descriptor: what was in the file before (echo) and the table after
+// stay (reopening /dev/stdout used to replace the whole log with the CSV).
+// RUN: (echo "earlier line"; amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f16 --max-steps=1 --progress=false --csv=/dev/stdout --autocast-report=/dev/stderr) > %t.log 2> %t.errlog
+// RUN: FileCheck %s --check-prefix=REDIRECTED < %t.log
+// REDIRECTED: earlier line
+// REDIRECTED: run,step,epoch,loss
+// REDIRECTED-NEXT: f16,1,1,
+// REDIRECTED: run{{ +}}train loss
+// RUN: (echo "earlier error" >&2; amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f16 --max-steps=1 --progress=false --autocast-report=/dev/stderr) 2> %t.err2 > /dev/null
+// RUN: FileCheck %s --check-prefix=REDIRECTED-REPORT < %t.err2
+// REDIRECTED-REPORT: earlier error
+// REDIRECTED-REPORT: "ops": [
 //
 // SIGINT after the third step: f32 (2 steps) finished, bf16 interrupted
 // after its first, f16 never started: no report of it, exit 130.

@@ -48,7 +48,18 @@ struct OutputTarget {
   /// group), which the replacement takes over. Absent for a new file, which
   /// gets 0666 minus the umask, as any new file.
   std::optional<llvm::sys::fs::file_status> existing;
+  /// Direct to a descriptor this process already has open (standardStream):
+  /// written through a duplicate, so a redirected log is neither truncated
+  /// nor replaced.
+  std::optional<int> descriptor;
 };
+
+/// The descriptor `path` names when it is one of this process's open
+/// descriptors rather than a file: "-" and /dev/stdout (1), /dev/stderr (2),
+/// /dev/fd/N and /proc/self/fd/N (N). Reopening such a path would truncate
+/// (or, renamed over, replace) the file the shell redirected the stream to,
+/// e.g. `amp-run ... --csv=/dev/stdout > log.txt` would lose the table.
+std::optional<int> standardStream(llvm::StringRef path);
 
 /// Classifies `path` (symbolic links followed; a dangling one is written
 /// through, Direct). Errors, each "cannot write '<path>': <why>": a

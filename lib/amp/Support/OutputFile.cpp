@@ -6,7 +6,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Signals.h"
 
+#include <cerrno>
 #include <csignal>
+#include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 using namespace mlir::amp;
@@ -17,9 +20,27 @@ static llvm::Error cannotWrite(llvm::StringRef path, const llvm::Twine &why) {
                                  "cannot write '" + path + "': " + why);
 }
 
+std::optional<int> mlir::amp::standardStream(llvm::StringRef path) {
+  if (path == "-" || path == "/dev/stdout")
+    return 1;
+  if (path == "/dev/stderr")
+    return 2;
+  for (llvm::StringRef prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    unsigned fd;
+    if (path.consume_front(prefix) && !path.getAsInteger(10, fd))
+      return static_cast<int>(fd);
+  }
+  return std::nullopt;
+}
+
 llvm::Expected<OutputTarget> mlir::amp::classifyOutput(llvm::StringRef path) {
-  if (path == "-")
-    return OutputTarget{OutputTarget::Mode::Direct, path.str(), std::nullopt};
+  if (std::optional<int> fd = standardStream(path)) {
+    if (::fcntl(*fd, F_GETFD) == -1)
+      return cannotWrite(path, "descriptor " + llvm::Twine(*fd) +
+                                   " is not open in this process");
+    return OutputTarget{OutputTarget::Mode::Direct, path.str(), std::nullopt,
+                        fd};
+  }
   fs::file_status status;
   if (fs::status(path, status, /*follow=*/true)) {
     // Absent: a new regular file. A dangling symbolic link is written
@@ -27,13 +48,16 @@ llvm::Expected<OutputTarget> mlir::amp::classifyOutput(llvm::StringRef path) {
     fs::file_status linkStatus;
     if (!fs::status(path, linkStatus, /*follow=*/false) &&
         fs::is_symlink_file(linkStatus))
-      return OutputTarget{OutputTarget::Mode::Direct, path.str(), std::nullopt};
-    return OutputTarget{OutputTarget::Mode::Atomic, path.str(), std::nullopt};
+      return OutputTarget{OutputTarget::Mode::Direct, path.str(), std::nullopt,
+                          std::nullopt};
+    return OutputTarget{OutputTarget::Mode::Atomic, path.str(), std::nullopt,
+                        std::nullopt};
   }
   if (fs::is_directory(status))
     return cannotWrite(path, "is a directory");
   if (!fs::is_regular_file(status))
-    return OutputTarget{OutputTarget::Mode::Direct, path.str(), std::nullopt};
+    return OutputTarget{OutputTarget::Mode::Direct, path.str(), std::nullopt,
+                        std::nullopt};
   llvm::SmallString<256> real;
   if (std::error_code ec = fs::real_path(path, real))
     return cannotWrite(path, ec.message());
@@ -43,7 +67,8 @@ llvm::Expected<OutputTarget> mlir::amp::classifyOutput(llvm::StringRef path) {
     return cannotWrite(path, ec.message() +
                                  " (the file is not writable for this user; "
                                  "change its permissions or write elsewhere)");
-  return OutputTarget{OutputTarget::Mode::Atomic, std::string(real), status};
+  return OutputTarget{OutputTarget::Mode::Atomic, std::string(real), status,
+                      std::nullopt};
 }
 
 OutputFile::OutputFile(OutputTarget target, std::string requestedPath)
@@ -57,6 +82,18 @@ OutputFile::open(llvm::StringRef path, llvm::StringRef tempSuffix) {
   if (!target)
     return target.takeError();
   std::unique_ptr<OutputFile> file(new OutputFile(*target, path.str()));
+  if (target->descriptor) {
+    // The same open file description as the descriptor (shared offset, and
+    // O_APPEND for `>>`): what follows it in the log is what came before.
+    int fd = ::dup(*target->descriptor);
+    if (fd < 0)
+      return cannotWrite(path, std::strerror(errno));
+    llvm::outs().flush();
+    llvm::errs().flush();
+    file->stream =
+        std::make_unique<llvm::raw_fd_ostream>(fd, /*shouldClose=*/true);
+    return std::move(file);
+  }
   if (target->mode == OutputTarget::Mode::Direct) {
     std::error_code ec;
     file->stream = std::make_unique<llvm::raw_fd_ostream>(path, ec);

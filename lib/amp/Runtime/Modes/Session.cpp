@@ -130,7 +130,7 @@ static std::string perRunPath(llvm::StringRef path, llvm::StringRef run,
 
 /// A stream or device (/dev/stdout, a pipe): written once, not named after.
 static bool isStream(llvm::StringRef path) {
-  if (path == "-")
+  if (standardStream(path))
     return true;
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status))
