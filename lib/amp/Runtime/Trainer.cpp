@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <chrono>
@@ -573,6 +574,19 @@ static uint64_t runFingerprint(ModuleOp module, const TrainOptions &o,
                             dp.lowPrecisionReduce);
 }
 
+/// What a checkpoint records of the fp32 step `module` (before the
+/// rewrite): a hash of its text without locations, with large constants and
+/// resource blobs elided (the weights are state, saved themselves), so the
+/// body's ops and constants (learning rate, loss) are what it tells apart.
+static std::string stepFingerprint(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  OpPrintingFlags flags;
+  flags.elideLargeElementsAttrs(16).elideLargeResourceString(64);
+  module.print(os, flags);
+  return llvm::utohexstr(llvm::xxh3_64bits(text));
+}
+
 /// The options of amp-data-parallel for `dp` and the run's precision.
 static DataParallelOptions dataParallelPass(const DataParallelRun &dp,
                                             Precision precision) {
@@ -711,6 +725,7 @@ prepareStep(ModuleOp module, const TrainOptions &o, const RunPlan &plan,
         i != layout.updateStatsResult)
       results.push_back(result);
   prepared.identity = runIdentity(o, plan, dp);
+  prepared.identity.stepFingerprint = stepFingerprint(module);
   prepared.identity.signature = typeString(
       FunctionType::get(type.getContext(), type.getInputs(), results));
   return prepared;
@@ -901,11 +916,38 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     if (!checkpoint)
       return checkpoint.takeError();
     std::string file = checkpointFile(o.resumeDir);
+    const std::string &savedStep = checkpoint->identity.stepFingerprint;
+    if (reports && !savedStep.empty() &&
+        savedStep != prepared->identity.stepFingerprint)
+      log << "amp-run: warning: resuming from '" << file
+          << "', which was saved by a run of another step (same signature, "
+             "different body: e.g. another learning rate, loss or op); the "
+             "state is loaded, but this run does not continue the saved one "
+             "bit for bit\n";
     if (checkpoint->order.size() != static_cast<size_t>(trainSet.numExamples))
       return makeError(
           "cannot resume from '" + file + "': its data order has " +
           llvm::Twine(checkpoint->order.size()) +
           " examples, the training set " + llvm::Twine(trainSet.numExamples));
+    // A permutation of the training set's indices, as written: anything
+    // else (an edited or corrupted file) would read outside the data or
+    // repeat examples.
+    {
+      std::vector<bool> seen(trainSet.numExamples, false);
+      for (auto [position, index] : llvm::enumerate(checkpoint->order)) {
+        if (index < 0 || index >= trainSet.numExamples || seen[index])
+          return makeError(
+              "cannot resume from '" + file +
+              "': its data order is not a "
+              "permutation of the " +
+              llvm::Twine(trainSet.numExamples) +
+              " training examples (element " + llvm::Twine(position) + " is " +
+              llvm::Twine(index) +
+              (index >= 0 && index < trainSet.numExamples ? ", repeated" : "") +
+              ")");
+        seen[index] = true;
+      }
+    }
     if (llvm::Error err = restoreState(*checkpoint, step))
       return makeError("cannot resume from '" + file +
                        "': " + llvm::toString(std::move(err)));

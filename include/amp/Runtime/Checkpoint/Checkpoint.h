@@ -45,6 +45,13 @@ struct CheckpointIdentity {
   /// order (the rewrite's, but its instrumentation: the statistics and the
   /// report path, isInstrumentationOption; ranks; batch).
   std::map<std::string, std::string> options;
+  /// Hex hash of the fp32 step the run was made from (its text without
+  /// locations and with the weights' data left out, stepFingerprint in
+  /// Trainer.cpp); empty in older checkpoints. Not part of describeMismatch:
+  /// resuming with another learning rate or loss is legitimate fine-tuning,
+  /// so a different fingerprint is a warning (the run does not continue the
+  /// saved one bit for bit), not an error.
+  std::string stepFingerprint;
   /// FNV-1a 64 of the options' text.
   uint64_t optionsHash() const;
 };

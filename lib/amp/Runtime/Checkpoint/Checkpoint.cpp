@@ -156,6 +156,8 @@ llvm::Error mlir::amp::runtime::writeCheckpoint(const Checkpoint &c,
   m["format"] = kFormat.str();
   m["run"] = c.identity.run;
   m["signature"] = c.identity.signature;
+  if (!c.identity.stepFingerprint.empty())
+    m["step_fingerprint"] = c.identity.stepFingerprint;
   for (const auto &[key, value] : c.identity.options)
     m["option." + key] = value;
   m["options_hash"] = llvm::utohexstr(c.identity.optionsHash());
@@ -210,6 +212,8 @@ mlir::amp::runtime::readCheckpoint(llvm::StringRef dir) {
   Checkpoint c;
   c.identity.run = m["run"];
   c.identity.signature = m["signature"];
+  if (auto it = m.find("step_fingerprint"); it != m.end())
+    c.identity.stepFingerprint = it->second;
   for (const auto &[key, value] : m)
     if (llvm::StringRef(key).starts_with("option."))
       c.identity.options[key.substr(7)] = value;
