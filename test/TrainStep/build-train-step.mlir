@@ -84,9 +84,13 @@ func.func @linear(%x: tensor<4x3xf32>) -> tensor<4x2xf32> {
 // ADAM-SAME: tensor<i32> {amp.updates = 6 : i64})
 // ADAM: %[[T2:.*]] = arith.addi %[[T]], %{{.*}} : tensor<i32>
 // ADAM: %[[TI:.*]] = tensor.extract %[[T2]][] : tensor<i32>
-// ADAM: %[[TF:.*]] = arith.sitofp %[[TI]] : i32 to f32
-// ADAM: math.powf %{{.*}}, %[[TF]] : f32
-// ADAM: math.powf %{{.*}}, %[[TF]] : f32
+// The bias corrections in f64 (as PyTorch's Python floats), rounded once.
+// ADAM: %[[TF:.*]] = arith.sitofp %[[TI]] : i32 to f64
+// ADAM: math.powf %{{.*}}, %[[TF]] : f64
+// ADAM: math.powf %{{.*}}, %[[TF]] : f64
+// ADAM: arith.truncf %{{.*}} : f64 to f32
+// ADAM: math.sqrt %{{.*}} : f64
+// ADAM: arith.truncf %{{.*}} : f64 to f32
 // ADAM: ins(%[[M0]], %{{.*}} :
 // ADAM: arith.constant 0.899999976 : f32
 // ADAM: arith.constant 1.000000e-01 : f32
