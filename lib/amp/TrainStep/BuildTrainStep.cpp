@@ -98,7 +98,8 @@ static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
            << "); the builder differentiates linalg on tensors: lower it "
               "first, e.g. mlir-opt "
               "--pass-pipeline=\"builtin.module(func.func(tosa-to-linalg-"
-              "named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor))\"";
+              "named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor,"
+              "canonicalize))\"";
   }
   for (StringRef name : {kTrainStepName, kEvalStepName}) {
     if (model.getSymName() == name)

@@ -649,12 +649,18 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
       std::string why;
       LeftConstant::Notice notice = LeftConstant::Notice::None;
       ElementsAttr replacement;
-      if (staticElementCount(type) < options.minElements)
+      if (staticElementCount(type) < options.minElements) {
         why = "fewer than min-elements=" + std::to_string(options.minElements) +
               " elements";
-      else if (llvm::any_of(options.frozen, [&](const std::string &p) {
-                 return matchesKeyPattern(key, p);
-               }))
+        // A named weight of the export (nn.PReLU()'s single slope, a learned
+        // temperature) that would train otherwise: say so.
+        if (!key.empty() && active && parameterTypeProblem(type).empty()) {
+          why += "; name it in params= (or lower min-elements) to train it";
+          notice = LeftConstant::Notice::Remark;
+        }
+      } else if (llvm::any_of(options.frozen, [&](const std::string &p) {
+                   return matchesKeyPattern(key, p);
+                 }))
         why = "named in frozen=";
       else if (options.freezeRunningStats &&
                (StringRef(key).ends_with("running_mean") ||
