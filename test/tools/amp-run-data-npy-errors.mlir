@@ -22,6 +22,8 @@
 // NAN: amp-run: {{.*}}x-nan.npy: value 3 of example 7 is not finite (nan)
 // RUN: not %{run} --data=npy:%t/x-inf.npy,%t/y.npy 2>&1 | FileCheck %s --check-prefix=INF
 // INF: amp-run: {{.*}}x-inf.npy: value 0 of example 9 is not finite (inf)
+// RUN: not %{run} --data=npy:%t/x-f64-big.npy,%t/y.npy 2>&1 | FileCheck %s --check-prefix=F64-BIG
+// F64-BIG: amp-run: {{.*}}x-f64-big.npy: value 2 of example 4 (1.000e+300) is beyond float32's range (3.403e+38): the step reads float32
 // RUN: not %{run} --data=npy:%t/x-truncated.npy,%t/y.npy 2>&1 | FileCheck %s --check-prefix=TRUNC
 // TRUNC: amp-run: {{.*}}x-truncated.npy: truncated: shape (512, 784) of '<f4' needs 1605632 data bytes, the file has 1605532
 // RUN: not %{run} --data=npy:%t/x.npy,%t/y-range.npy 2>&1 | FileCheck %s --check-prefix=RANGE

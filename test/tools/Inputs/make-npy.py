@@ -34,6 +34,9 @@ save("x-nan.npy", xn)
 xi = x.copy()
 xi[9, 0] = np.inf
 save("x-inf.npy", xi)
+xb = x.astype(np.float64)
+xb[4, 2] = 1e300
+save("x-f64-big.npy", xb)
 with open(os.path.join(out, "x.npy"), "rb") as f:
     data = f.read()
 with open(os.path.join(out, "x-truncated.npy"), "wb") as f:

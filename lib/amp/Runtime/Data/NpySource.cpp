@@ -16,6 +16,7 @@
 #include "amp/Support/Counts.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
@@ -258,6 +259,12 @@ llvm::Expected<Dataset> NpySource::split(const RunPlan &plan,
                        " of example " + llvm::Twine(i / x->perExample()) +
                        " is not finite (" + (std::isnan(v) ? "nan" : "inf") +
                        ")");
+    if (!std::isfinite(static_cast<float>(v)))
+      return makeError(xPath + ": value " + llvm::Twine(i % x->perExample()) +
+                       " of example " + llvm::Twine(i / x->perExample()) +
+                       " (" + llvm::formatv("{0:e3}", v).str() +
+                       ") is beyond float32's range (3.403e+38): the step "
+                       "reads float32");
     values[static_cast<size_t>(i)] =
         x->descr == "|u1"
             ? static_cast<float>(static_cast<unsigned char>(x->data[i])) /
@@ -298,6 +305,13 @@ llvm::Expected<Dataset> NpySource::split(const RunPlan &plan,
         return makeError(yPath + ": target value " +
                          llvm::Twine(i % y->perExample()) + " of example " +
                          llvm::Twine(i / y->perExample()) + " is not finite");
+      if (!std::isfinite(static_cast<float>(v)))
+        return makeError(yPath + ": target value " +
+                         llvm::Twine(i % y->perExample()) + " of example " +
+                         llvm::Twine(i / y->perExample()) + " (" +
+                         llvm::formatv("{0:e3}", v).str() +
+                         ") is beyond float32's range (3.403e+38): the step "
+                         "reads float32");
       target.floats[static_cast<size_t>(i)] = static_cast<float>(v);
     }
     ds.inputs.push_back(std::move(input));
