@@ -157,3 +157,49 @@ func.func @negative_no_seed(%w: tensor<4xf32> {amp.role = "param"},
   %w1 = arith.subf %w, %af : tensor<4xf32>
   return %loss, %w1 : tensor<f32>, tensor<4xf32>
 }
+
+// -----
+
+// An f32 view (extf) of a low-precision value the backward reads is
+// recomputed from its input whatever that input is (here an f16 negf, not
+// cheap), so the input is kept instead (16 B, not 32); and a pad of that
+// input, which the backward reads too, is then recomputed from it.
+// CHECK-LABEL: func.func @pad_of_extf_input
+// CHECK: amp.loss_grad
+// CHECK: arith.extf %{{.*}} {amp.recomputed} : tensor<2x4xf16> to tensor<2x4xf32>
+// CHECK: } {amp.recomputed} : tensor<2x4xf16> to tensor<2x6xf16>
+// BEFORE-LABEL: amp-memory-report: @pad_of_extf_input
+// BEFORE: kept for the backward {{ *}}56 B, 2 values
+// BEFORE: 32  tensor<2x4xf32> from arith.extf
+// BEFORE-NEXT: 24  tensor<2x6xf16> from tensor.pad
+// AFTER-LABEL: amp-memory-report: @pad_of_extf_input
+// AFTER: kept for the backward {{ *}}16 B, 1 values
+// AFTER-NEXT: peak live
+// AFTER-NEXT: 16  tensor<2x4xf16> from arith.negf
+func.func @pad_of_extf_input(
+    %w: tensor<2x4xf32> {amp.role = "param"},
+    %x: tensor<2x4xf32> {amp.role = "input"},
+    %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<2x4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %zero = arith.constant 0.0 : f16
+  %xw = arith.mulf %x, %w : tensor<2x4xf32>
+  %xl = arith.truncf %xw : tensor<2x4xf32> to tensor<2x4xf16>
+  %r = arith.negf %xl : tensor<2x4xf16>
+  %re = arith.extf %r : tensor<2x4xf16> to tensor<2x4xf32>
+  %p = tensor.pad %r low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f16
+  } : tensor<2x4xf16> to tensor<2x6xf16>
+  %loss = tensor.extract_slice %re[0, 0] [1, 1] [1, 1] : tensor<2x4xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %d = tensor.splat %s : tensor<2x4xf32>
+  %g1 = arith.mulf %d, %re : tensor<2x4xf32>
+  %ps = tensor.extract_slice %p[0, 2] [2, 4] [1, 1] : tensor<2x6xf16> to tensor<2x4xf16>
+  %pe = arith.extf %ps : tensor<2x4xf16> to tensor<2x4xf32>
+  %g2 = arith.mulf %g1, %pe : tensor<2x4xf32>
+  %g = amp.grad %g2, %w : tensor<2x4xf32>
+  %w1 = arith.subf %w, %g : tensor<2x4xf32>
+  return %loss, %w1 : tensor<f32>, tensor<2x4xf32>
+}

@@ -352,7 +352,9 @@ def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
     values (recomputed with it). An `arith.extf` is recomputed whatever
     it reads: its narrower input is then kept instead of its result (the
     f32 view of an accumulator that `amp-keep-accumulators-low` stored in
-    f16/bf16). The readers after the seed (the return
+    f16/bf16, or of an f16 ReLU output that an f32 op of the backward
+    reads), and that input counts as at hand for the other cheap values (a
+    pad of it is recomputed too). The readers after the seed (the return
     excluded) then read the clone, and the forward's value dies after its
     last forward use. Typical cases after `amp-autocast`: the f16/bf16 copy
     of a weight and its transpose (a low-precision weight copy no longer

@@ -191,18 +191,23 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
     f32.kind = ElementKind::F32;
     HostTensor init(f32);
     const std::vector<char> &data = layout->initialData[p];
-    if (!data.empty()) {
+    if (!data.empty())
       std::memcpy(init.data(), data.data(), data.size());
-    } else {
+    else
       initParameter(init, rng, fanIn[p]);
-      // A bias starts at exactly 0 in training (initParameter), and then
+    {
+      // A bias starts at exactly 0 (initParameter without data; torchvision
+      // sets conv biases to 0 explicitly, exported as dense<0.0>), and then
       // every ReLU input it alone decides (a zero-padded border, an all-zero
       // patch after a ReLU) sits exactly on the ReLU's kink, where finite
       // differences disagree with any backward. The check runs at a point
       // off the kinks instead: such a parameter is drawn from U(-b, b),
       // b = 1/sqrt(fan-in) (0.1 when unknown), PyTorch's nn.Linear /
       // nn.Conv2d bias initialisation.
-      if (argSpecs[p].shape.size() < 2) {
+      bool allZero = true;
+      for (int64_t i = 0; i < f32.numElements() && allZero; ++i)
+        allZero = init.as<float>()[i] == 0.0f;
+      if (argSpecs[p].shape.size() < 2 && allZero) {
         float bound = fanIn[p] && *fanIn[p] > 0
                           ? 1.0f / std::sqrt(static_cast<float>(*fanIn[p]))
                           : 0.1f;

@@ -90,9 +90,18 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed) {
       }
   }
 
+  // The inputs of kept extf ops: the extf is recomputed below whatever it
+  // reads, so its narrow input is kept instead (and is at hand).
+  llvm::DenseSet<Value> keptThroughExtF;
+  for (Operation *op : forward)
+    if (auto ext = dyn_cast<arith::ExtFOp>(op);
+        ext && firstBackwardUse.contains(ext.getResult()))
+      keptThroughExtF.insert(ext.getIn());
   // What the backward has anyway: entry-block arguments, results of ops
   // without operands (constants, tensor.empty), kept forward values.
   auto available = [&](Value v) {
+    if (keptThroughExtF.contains(v))
+      return true;
     if (isa<BlockArgument>(v))
       return cast<BlockArgument>(v).getOwner() == &body;
     Operation *def = v.getDefiningOp();
