@@ -128,6 +128,16 @@ struct TrainingStep {
   std::optional<unsigned> argWithRole(ArgRole role) const;
 };
 
+/// forEachTrainStep for the passes that work where the backward starts:
+/// each step's contract is checked (markers not required) and `fn` gets the
+/// step and its `amp.loss_grad` seed when the body is one block holding the
+/// seed at the top level; a step without one (after amp-loss-scaling, or
+/// with the seed inside a micro-batch loop) is left alone. Errors: those of
+/// forEachTrainStep and TrainingStep::analyze (located).
+LogicalResult
+forEachStepWithSeed(ModuleOp module, llvm::StringRef pass,
+                    llvm::function_ref<void(func::FuncOp, Operation *seed)> fn);
+
 /// What the contract says about an `amp.eval_step` function: parameters
 /// (same order as the training step's), the inputs (as many as the training
 /// step's, same order), one logits result of type batch x classes.

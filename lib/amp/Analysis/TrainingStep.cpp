@@ -729,3 +729,18 @@ LogicalResult mlir::amp::forEachTrainStep(
               "training step (docs/training-step.md)";
   return success();
 }
+
+LogicalResult mlir::amp::forEachStepWithSeed(
+    ModuleOp module, llvm::StringRef pass,
+    llvm::function_ref<void(func::FuncOp, Operation *)> fn) {
+  return forEachTrainStep(module, pass, [&](func::FuncOp func) {
+    FailureOr<TrainingStep> step =
+        TrainingStep::analyze(func, /*requireMarkers=*/false);
+    if (failed(step))
+      return failure();
+    if (step->lossGrad && func.getBody().hasOneBlock() &&
+        step->lossGrad->getBlock() == &func.getBody().front())
+      fn(func, step->lossGrad);
+    return success();
+  });
+}

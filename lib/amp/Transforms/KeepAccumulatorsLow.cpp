@@ -90,21 +90,9 @@ struct KeepAccumulatorsLowPass
     : amp::impl::KeepAccumulatorsLowBase<KeepAccumulatorsLowPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    LogicalResult result = forEachTrainStep(
-        module, "amp-keep-accumulators-low", [&](func::FuncOp fn) {
-          FailureOr<TrainingStep> step =
-              TrainingStep::analyze(fn, /*requireMarkers=*/false);
-          if (failed(step))
-            return failure();
-          // As amp-recompute-for-backward: without the seed, or with it in
-          // a loop, there is no one point where the backward starts.
-          if (!step->lossGrad || !fn.getBody().hasOneBlock() ||
-              step->lossGrad->getBlock() != &fn.getBody().front())
-            return success();
-          keepLow(fn, step->lossGrad);
-          return success();
-        });
-    if (failed(result))
+    if (failed(forEachStepWithSeed(
+            module, "amp-keep-accumulators-low",
+            [](func::FuncOp fn, Operation *seed) { keepLow(fn, seed); })))
       signalPassFailure();
   }
 };

@@ -173,21 +173,9 @@ struct RecomputeForBackwardPass
     : amp::impl::RecomputeForBackwardBase<RecomputeForBackwardPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    LogicalResult result = forEachTrainStep(
-        module, "amp-recompute-for-backward", [&](func::FuncOp fn) {
-          FailureOr<TrainingStep> step =
-              TrainingStep::analyze(fn, /*requireMarkers=*/false);
-          if (failed(step))
-            return failure();
-          // After loss scaling (no seed) or with the seed inside a loop
-          // (micro-batches) there is no one point where the backward starts.
-          if (!step->lossGrad || !fn.getBody().hasOneBlock() ||
-              step->lossGrad->getBlock() != &fn.getBody().front())
-            return success();
-          recomputeStep(fn, step->lossGrad);
-          return success();
-        });
-    if (failed(result))
+    if (failed(forEachStepWithSeed(
+            module, "amp-recompute-for-backward",
+            [](func::FuncOp fn, Operation *seed) { recomputeStep(fn, seed); })))
       signalPassFailure();
   }
 };
