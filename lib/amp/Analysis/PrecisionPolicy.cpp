@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -380,21 +381,31 @@ bool isMixedCandidate(Operation *op) {
                       [](Value v) { return isFloatTensor(v.getType()); });
 }
 
-/// Whether the linalg op `op` reads `use` only as an operand of float
-/// comparisons (its block argument feeds arith.cmpf alone, as the mask of a
-/// ReLU's backward reads the ReLU's result). Such a read carries no
-/// magnitude into the op's results, so it is not a path of the painting:
-/// the operand is read in whatever precision its producer stores it (cast
-/// exactly by extf where the op stays f32).
-bool readsOnlyAsComparison(Operation *op, OpOperand &use) {
+/// Whether the linalg op `op` reads `use` only as the sign test of a
+/// ReLU mask: its block argument feeds nothing but `arith.cmpf` against a
+/// constant zero (the mask of a ReLU's backward reads the ReLU's result so).
+/// Such a read carries no magnitude into the op's results, so it is not a
+/// path of the painting: the operand is read in whatever precision its
+/// producer stores it (exactly, by extf, where the op stays f32). A sign
+/// test changes under rounding only where a value flushes to zero; an
+/// equality between two values (a max's tie test) can change wherever two
+/// values round alike, so those reads stay edges.
+bool readsOnlyAsSignTest(Operation *op, OpOperand &use) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || use.getOwner() != op ||
-      use.getOperandNumber() >= linalgOp->getNumOperands())
+  if (!linalgOp)
     return false;
   BlockArgument arg = linalgOp.getMatchingBlockArgument(&use);
   return arg && !arg.use_empty() &&
-         llvm::all_of(arg.getUsers(),
-                      [](Operation *user) { return isa<arith::CmpFOp>(user); });
+         llvm::all_of(arg.getUsers(), [&](Operation *user) {
+           auto compare = dyn_cast<arith::CmpFOp>(user);
+           if (!compare)
+             return false;
+           Value other =
+               compare.getLhs() == arg ? compare.getRhs() : compare.getLhs();
+           FloatAttr zero;
+           return other != arg && matchPattern(other, m_Constant(&zero)) &&
+                  zero.getValue().isZero();
+         });
 }
 
 /// A sum pooling on tensors with one f32 accumulator.
@@ -548,7 +559,7 @@ AutocastPlan mlir::amp::planAutocast(Operation *root,
       if (mixed.contains(op) && isa<DestinationStyleOpInterface>(op) &&
           !cast<DestinationStyleOpInterface>(op).isDpsInput(&use))
         continue;
-      if (readsOnlyAsComparison(op, use))
+      if (readsOnlyAsSignTest(op, use))
         continue;
       Operation *def = g.producer(use.get());
       if (!def || def == op)
