@@ -53,8 +53,8 @@ static FloatType mixedLowType(Operation *op) {
 }
 
 /// Rounds the kept Mixed results of `fn` (an amp.train_step whose seed is
-/// `seed`, in the entry block). Returns how many.
-static unsigned keepLow(func::FuncOp fn, Operation *seed) {
+/// `seed`, in the entry block).
+static void keepLow(func::FuncOp fn, Operation *seed) {
   Block &body = fn.getBody().front();
   auto readAfterSeed = [&](Value v) {
     return llvm::any_of(v.getUsers(), [&](Operation *user) {
@@ -82,7 +82,6 @@ static unsigned keepLow(func::FuncOp fn, Operation *seed) {
         arith::ExtFOp::create(b, op->getLoc(), type, rounded.getResult());
     result.replaceAllUsesExcept(widened.getResult(), rounded);
   }
-  return kept.size();
 }
 
 namespace {
