@@ -182,6 +182,9 @@ void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
   // per element).
   pm.addNestedPass<func::FuncOp>(createGPUFuseElementwise());
   pm.addNestedPass<func::FuncOp>(createLinalgGeneralizeNamedOpsPass());
+  // Long float sums in blocks (as on the CPU): accurate, and the partials
+  // run on as many threads as there are blocks.
+  pm.addNestedPass<func::FuncOp>(createSplitLongSums());
   pm.addNestedPass<func::FuncOp>(createGPUParallelDimsOuter());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());

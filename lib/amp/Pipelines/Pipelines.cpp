@@ -383,6 +383,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   CPUFuseElementwiseOptions fusion;
   fusion.unscaleOnly = !config.fuse;
   pm.addNestedPass<func::FuncOp>(createCPUFuseElementwise(fusion));
+  // Long float sums (a loss over millions of elements, a bias gradient
+  // over batch x height x width) in blocks: accurate, and parallel.
+  pm.addNestedPass<func::FuncOp>(createSplitLongSums());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
 
