@@ -9,7 +9,7 @@
 // starts them: running_mean 0, running_var 1.
 // REMARK: remark: amp-build-train-step: this constant stays a constant: a BatchNorm running mean {{.*}}; its blob was printed without data: it is 0, PyTorch's initial running_mean
 // REMARK: remark: amp-build-train-step: this constant stays a constant: a BatchNorm running variance {{.*}}; its blob was printed without data: it is 1, PyTorch's initial running_var
-// REMARK: remark: amp-build-train-step: the BatchNorm weights (1) and biases (1) printed without data (__elided__) start at 1 and 0, PyTorch's initial values, not random
+// REMARK: remark: amp-build-train-step: the normalisation weights (1) and biases (1) printed without data (__elided__) start at 1 and 0, PyTorch's initial values, not random
 // CHECK-LABEL: func.func @train_step(
 // CHECK-DAG: arith.constant dense<0.000000e+00> : tensor<2xf32>
 // CHECK-DAG: arith.constant dense<1.000000e+00> : tensor<2xf32>

@@ -79,9 +79,9 @@ struct ParameterPlan {
   /// Float tensor constants that "constants" considered and left, with the
   /// reason, in program order.
   SmallVector<LeftConstant> leftConstants;
-  /// Elided BatchNorm weights / biases that start at 1 / 0
-  /// (`batchNormAffineInit`) instead of random.
-  unsigned batchNormWeightsAtOne = 0, batchNormBiasesAtZero = 0;
+  /// Elided normalisation weights / biases that start at 1 / 0
+  /// (`normalisationAffineInit`) instead of random or 0.
+  unsigned normWeightsAtOne = 0, normBiasesAtZero = 0;
 };
 
 /// The dense_resource key of `constant`'s value, or "" for another value.
@@ -107,15 +107,18 @@ std::string notWeightReason(ElementsAttr value);
 /// no key that names them.
 std::string runningStatisticReason(arith::ConstantOp constant);
 
-/// PyTorch's initial value of `constant` when it is a BatchNorm affine
-/// parameter by how it is read: 1 for the weight (gamma), every use the
-/// factor of `normalised * gamma`, and 0 for the bias (beta), every use the
-/// addend of `normalised * gamma + beta`, where `normalised` derives from
-/// `rsqrt(var + eps)` / `sqrt(var + eps)` of a running variance in the same
-/// linalg.generic body (torch-mlir's eval-mode batch_norm; nn.BatchNorm's
-/// reset_parameters). std::nullopt for anything else. Used for weights
-/// printed without data (`__elided__`), which would otherwise start random.
-std::optional<double> batchNormAffineInit(arith::ConstantOp constant);
+/// PyTorch's initial value of `constant` when it is the affine parameter of
+/// a normalisation by how it is read: 1 for the weight (gamma), every use
+/// the factor of `normalised * gamma`, and 0 for the bias (beta), every use
+/// the addend of `normalised * gamma + beta`, where `normalised` derives,
+/// through elementwise ops and elementwise linalg.generics, from
+/// `rsqrt(s + eps)` / `sqrt(s + eps)`: torch-mlir's batch_norm (one
+/// generic), layer_norm and group_norm (a chain of generics) and RMSNorm
+/// (`x * rsqrt(mean(x^2) + eps) * w`); nn.BatchNorm / nn.LayerNorm /
+/// nn.GroupNorm's reset_parameters. std::nullopt for anything else. Used
+/// for weights printed without data (`__elided__`), which would otherwise
+/// start random (rank >= 2) or at 0 (rank 0 and 1).
+std::optional<double> normalisationAffineInit(arith::ConstantOp constant);
 
 /// Gives every use of a shared constant of `model`'s body its own copy, for
 /// the constants whose sharing says nothing about the weights: splats

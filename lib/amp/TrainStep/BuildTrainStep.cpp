@@ -597,11 +597,10 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     else
       emitWarning(loc) << "amp-build-train-step: " << what << n.left->why;
   }
-  if (plan->batchNormWeightsAtOne || plan->batchNormBiasesAtZero)
+  if (plan->normWeightsAtOne || plan->normBiasesAtZero)
     emitRemark(model.getLoc())
-        << "amp-build-train-step: the BatchNorm weights ("
-        << plan->batchNormWeightsAtOne << ") and biases ("
-        << plan->batchNormBiasesAtZero
+        << "amp-build-train-step: the normalisation weights ("
+        << plan->normWeightsAtOne << ") and biases (" << plan->normBiasesAtZero
         << ") printed without data (__elided__) start at 1 and 0, "
            "PyTorch's initial values, not random";
   if (SymbolTable::symbolKnownUseEmpty(original, module))

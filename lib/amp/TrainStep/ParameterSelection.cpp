@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/StringExtras.h"
@@ -153,27 +154,86 @@ mlir::amp::trainstep::runningStatisticReason(arith::ConstantOp constant) {
          "freeze-running-stats=false trains it)";
 }
 
-/// Whether `v` is computed, within its block and in at most `depth` ops,
-/// from a `rsqrt` / `sqrt` of an argument read as a variance (a normalised
-/// value).
-static bool derivesFromNormalisation(Value v, int depth = 6) {
-  Operation *def = v.getDefiningOp();
-  if (!def || depth == 0)
-    return false;
-  if (isa<math::RsqrtOp, math::SqrtOp>(def)) {
-    Operation *sum = def->getOperand(0).getDefiningOp();
-    return sum && llvm::any_of(sum->getOperands(), [](Value o) {
-             auto arg = dyn_cast<BlockArgument>(o);
-             return arg && readAsVariance(arg);
-           });
+/// The value `v` stands for across linalg.generic boundaries: a block
+/// argument of an elementwise generic's input is that input; a result of
+/// an elementwise generic is the value its body yields. Anything else is
+/// `v` itself. Reductions are not crossed: a normalised value reaches its
+/// scale through elementwise ops only.
+static Value throughElementwise(Value v) {
+  auto elementwise = [](Operation *op) {
+    auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
+    return generic && generic.getNumReductionLoops() == 0 ? generic
+                                                          : linalg::GenericOp();
+  };
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    linalg::GenericOp generic = elementwise(arg.getOwner()->getParentOp());
+    if (generic && arg.getArgNumber() < generic.getNumDpsInputs())
+      return generic.getDpsInputOperand(arg.getArgNumber())->get();
+    return v;
   }
+  if (linalg::GenericOp generic = elementwise(v.getDefiningOp()))
+    return generic
+        .getMatchingYieldValue(
+            generic.getDpsInitOperand(cast<OpResult>(v).getResultNumber()))
+        ->get();
+  return v;
+}
+
+/// Whether `v` is `s + eps` (an arith.addf with a term that does not vary
+/// within its block: a variance or mean square plus epsilon), looking
+/// through elementwise generics.
+static bool isPlusEpsilon(Value v, int depth = 4) {
+  for (; depth > 0; --depth) {
+    if (auto add = v.getDefiningOp<arith::AddFOp>()) {
+      Block *body = add->getBlock();
+      return llvm::any_of(add->getOperands(), [&](Value o) {
+        return independentOf(body, o) &&
+               !independentOf(body,
+                              add.getLhs() == o ? add.getRhs() : add.getLhs());
+      });
+    }
+    Value next = throughElementwise(v);
+    if (next == v)
+      return false;
+    v = next;
+  }
+  return false;
+}
+
+/// Whether `v` is computed, in at most `depth` steps (an op, or a step
+/// across an elementwise generic's boundary, as torch-mlir splits a
+/// LayerNorm into several generics), from a `rsqrt` / `sqrt` of `s + eps`
+/// (a normalised value: batch, layer, group or RMS normalisation) by
+/// multiplications, divisions, subtractions and casts only.
+/// `visited` keeps the search linear in the values it reaches.
+static bool derivesFromNormalisation(Value v, llvm::DenseSet<Value> &visited,
+                                     int depth) {
+  if (depth == 0 || !visited.insert(v).second)
+    return false;
+  Operation *def = v.getDefiningOp();
+  if (!def || isa<linalg::GenericOp>(def)) {
+    Value next = throughElementwise(v);
+    return next != v && derivesFromNormalisation(next, visited, depth - 1);
+  }
+  if (isa<math::RsqrtOp, math::SqrtOp>(def))
+    return isPlusEpsilon(def->getOperand(0));
+  // What lies between the normalisation and its scale: centring, the
+  // product with (or quotient by) the root, casts. An addition (a bias
+  // already applied) ends the search: a scale after it is a later layer's.
+  if (!isa<arith::MulFOp, arith::DivFOp, arith::SubFOp, arith::ExtFOp,
+           arith::TruncFOp>(def))
+    return false;
   return llvm::any_of(def->getOperands(), [&](Value o) {
-    return derivesFromNormalisation(o, depth - 1);
+    return derivesFromNormalisation(o, visited, depth - 1);
   });
+}
+static bool derivesFromNormalisation(Value v) {
+  llvm::DenseSet<Value> visited;
+  return derivesFromNormalisation(v, visited, /*depth=*/16);
 }
 
 std::optional<double>
-mlir::amp::trainstep::batchNormAffineInit(arith::ConstantOp constant) {
+mlir::amp::trainstep::normalisationAffineInit(arith::ConstantOp constant) {
   std::optional<double> init;
   for (OpOperand &use : constant->getUses()) {
     auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
@@ -716,15 +776,15 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     param.name = key.empty() ? "constant" : key;
     param.type = type;
     param.initialValue = c.getValue();
-    // An elided BatchNorm weight / bias starts where PyTorch starts it (1 /
-    // 0), not random: a random gamma scales the normalised activations down
-    // layer after layer.
+    // An elided normalisation weight / bias starts where PyTorch starts it
+    // (1 / 0), not random or zero: a random gamma scales the normalised
+    // activations down layer after layer, a zero one cuts every gradient
+    // before it.
     if (key == kElidedKey)
-      if (std::optional<double> init = batchNormAffineInit(c)) {
+      if (std::optional<double> init = normalisationAffineInit(c)) {
         param.initialValue = DenseElementsAttr::get(
             type, FloatAttr::get(type.getElementType(), *init));
-        ++(*init == 1.0 ? plan.batchNormWeightsAtOne
-                        : plan.batchNormBiasesAtZero);
+        ++(*init == 1.0 ? plan.normWeightsAtOne : plan.normBiasesAtZero);
       }
     plan.params.push_back(param);
   }
