@@ -7,8 +7,8 @@
 // - the ReLU's result (128 B in f16, 256 B in f32): its backward masks with
 //   the result (threshold_backward), which the second convolution keeps for
 //   the weight gradient anyway, so the batch norm's f32 output is not kept;
-//   the mask's read of the result is not a path of the painting, so the
-//   ReLU stays f16 although the batch norm (rsqrt) is deny;
+//   the batch norm between the two convolutions is a fused normalization
+//   (infer) and runs in f16 with f32 statistics, and so does the ReLU;
 // - the second convolution's accumulator, read by mse's backward (64 B in
 //   f32, 32 B stored low).
 // RUN: amp-opt %s --amp-build-train-step="loss=mse" 2>/dev/null > %t.step
@@ -41,7 +41,10 @@
 // IR-NEXT: %[[T1:.*]] = arith.truncf %[[C1]] : tensor<2x2x4x4xf32> to tensor<2x2x4x4xf16>
 // IR-NEXT: %[[E1:.*]] = arith.extf %[[T1]] : tensor<2x2x4x4xf16> to tensor<2x2x4x4xf32>
 // IR-NOT: %[[C1]]
-// IR: linalg.generic {{.*}} ins(%[[E1]],
+// The batch norm runs in f16: it reads the f16 value (truncf of the extf,
+// which the canonicalizer after the pass folds to %[[T1]]).
+// IR-NEXT: %[[L1:.*]] = arith.truncf %[[E1]] : tensor<2x2x4x4xf32> to tensor<2x2x4x4xf16>
+// IR-NEXT: linalg.generic {{.*}} ins(%[[L1]],
 // IR: %[[C2:.*]] = linalg.conv_2d_nchw_fchw {{.*}} -> tensor<2x2x2x2xf32>
 // IR-NEXT: %[[T2:.*]] = arith.truncf %[[C2]]
 // IR-NEXT: arith.extf %[[T2]]

@@ -57,6 +57,24 @@ struct PolicyOverrides {
 /// ops also its indexing maps, iterator types and body), then the overrides.
 OpPrecision classifyOp(Operation *op, const PolicyOverrides &overrides = {});
 
+/// Whether `op` is a fused normalization: an elementwise linalg op (every
+/// loop parallel) whose range-sensitive math (`rsqrt`, `sqrt`, ... of
+/// `classifyOp`'s deny list) reads, within its body, only constants and
+/// per-channel operands (inputs broadcast along some loop:
+/// `isBroadcastOperand`), and which also reads a full-shaped float input
+/// (the activation). torch-mlir's eval-mode batch_norm is one:
+/// `(x - mean) * rsqrt(var + eps) * gamma + beta` over [N, C, H, W] with
+/// the four statistics indexed by C. Its class is infer, not deny: the
+/// activation follows its neighbours, as TensorFlow's FusedBatchNorm (infer
+/// list) and PyTorch's batch_norm (no autocast list: runs in its input's
+/// type, statistics in fp32) do; the statistics stay fp32.
+bool isFusedNormalization(Operation *op);
+
+/// Whether `use` is an input of linalg op `op` that some loop does not
+/// index (a bias, a per-channel statistic): its indexing map is not a
+/// permutation of all loops.
+bool isBroadcastOperand(OpOperand &use);
+
 /// The precision an op runs in after autocast.
 enum class OpPrecisionChoice {
   F32,   ///< unchanged: f32 operands and results
@@ -93,7 +111,8 @@ struct AutocastPlan {
     return it == decisions.end() ? OpPrecisionChoice::F32 : it->second.choice;
   }
   /// Whether operand `use` is read in low precision after autocast (the
-  /// inputs of Mixed ops, every f32 tensor operand of Low ops).
+  /// inputs of Mixed ops, every f32 tensor operand of Low ops except the
+  /// per-channel operands of a fused normalization, which stay f32).
   bool readsLow(OpOperand &use) const;
   /// Whether result `value` of a planned op is stored in low precision.
   bool storesLow(Value value) const;

@@ -150,6 +150,62 @@ static bool isPooling(Operation *op) {
   return op->getName().getStringRef().starts_with("linalg.pooling_");
 }
 
+bool mlir::amp::isBroadcastOperand(OpOperand &use) {
+  auto op = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  if (!op || !op.isDpsInput(&use))
+    return false;
+  AffineMap map = op.getMatchingIndexingMap(&use);
+  return !map.isPermutation() || map.getNumDims() != op.getNumLoops();
+}
+
+bool mlir::amp::isFusedNormalization(Operation *operation) {
+  auto op = dyn_cast<linalg::LinalgOp>(operation);
+  if (!op || op.getNumLoops() == 0 || op.getNumReductionLoops() != 0 ||
+      op->getNumRegions() != 1 || op.getBlock() == nullptr)
+    return false;
+  Block *body = op.getBlock();
+  bool readsActivation = false;
+  for (OpOperand *in : op.getDpsInputOperands())
+    readsActivation |=
+        !isBroadcastOperand(*in) &&
+        isa<FloatType>(getElementTypeOrSelf(in->get().getType()));
+  if (!readsActivation)
+    return false;
+  // Every value the range-sensitive ops read, traced back within the body,
+  // comes from constants or per-channel operands.
+  bool sawDeny = false, perChannelOnly = true;
+  llvm::SmallPtrSet<Value, 16> seen;
+  std::function<void(Value)> trace = [&](Value v) {
+    if (!perChannelOnly || !seen.insert(v).second)
+      return;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() != body)
+        return; // defined outside the op: the same for every element
+      unsigned n = arg.getArgNumber();
+      perChannelOnly = n < op.getNumDpsInputs() &&
+                       isBroadcastOperand(*op.getDpsInputOperand(n));
+      return;
+    }
+    Operation *def = v.getDefiningOp();
+    if (def->getBlock() != body)
+      return;
+    if (isa<linalg::IndexOp>(def)) {
+      perChannelOnly = false;
+      return;
+    }
+    for (Value operand : def->getOperands())
+      trace(operand);
+  };
+  body->walk([&](Operation *inner) {
+    if (!isDenyMathOp(inner))
+      return;
+    sawDeny = true;
+    for (Value operand : inner->getOperands())
+      trace(operand);
+  });
+  return sawDeny && perChannelOnly;
+}
+
 static OpPrecision classifyLinalg(linalg::LinalgOp op) {
   if (isPooling(op)) {
     StringRef name = op->getName().getStringRef();
@@ -168,6 +224,11 @@ static OpPrecision classifyLinalg(linalg::LinalgOp op) {
           linalg::BroadcastOp>(op.getOperation()))
     return {PrecisionClass::Clear, "data movement"};
   OpPrecision body = classifyBody(op->getRegion(0));
+  if (body.cls == PrecisionClass::Deny && isFusedNormalization(op))
+    return {PrecisionClass::Infer,
+            "fused normalization: rsqrt/sqrt of per-channel statistics only; "
+            "the activation follows its inputs, the statistics stay fp32 "
+            "(TF FusedBatchNorm: infer)"};
   if (op.getNumReductionLoops() > 0) {
     if (body.cls == PrecisionClass::Clear)
       return {PrecisionClass::Clear, "max/min reduction: no rounding"};
@@ -317,7 +378,7 @@ bool AutocastPlan::readsLow(OpOperand &use) const {
   if (!isa<RankedTensorType>(use.get().getType()))
     return false;
   if (choice == OpPrecisionChoice::Low)
-    return true;
+    return !(isBroadcastOperand(use) && isFusedNormalization(op));
   if (choice != OpPrecisionChoice::Mixed)
     return false;
   auto dps = dyn_cast<DestinationStyleOpInterface>(op);

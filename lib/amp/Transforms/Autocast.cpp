@@ -393,8 +393,17 @@ private:
   }
 
   void applyLow(Operation *op) {
+    // A fused normalization's per-channel statistics stay f32 (its body
+    // computes in f32 anyway; they are small, and a running variance in f16
+    // would lose its small values).
+    bool keepStatistics = isFusedNormalization(op);
     rewriter.modifyOpInPlace(op, [&] {
       for (OpOperand &use : op->getOpOperands()) {
+        if (keepStatistics && isBroadcastOperand(use)) {
+          if (retyped.contains(use.get()))
+            use.set(getWide(use.get()));
+          continue;
+        }
         if (isF32Tensor(use.get().getType()))
           use.set(getLow(use.get()));
         else if (use.get().getType().isF32() && isa<linalg::LinalgOp>(op))
