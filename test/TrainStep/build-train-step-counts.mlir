@@ -14,4 +14,4 @@ func.func @forward(%x: tensor<1x784xf32>) -> tensor<1x4611686018427387904xf32> {
 }
 }
 // CHECK-LABEL: func.func @train_step(
-// CHECK-SAME: %{{.*}}: tensor<784x4611686018427387904xf32> {amp.initial_value = dense_resource<__elided__> : tensor<784x4611686018427387904xf32>, amp.role = "param"}
+// CHECK-SAME: %{{.*}}: tensor<784x4611686018427387904xf32> {amp.elided_at = {{loc\("[^"]*":[0-9]+:[0-9]+\)}}, amp.initial_value = dense_resource<__elided__> : tensor<784x4611686018427387904xf32>, amp.role = "param"}

@@ -26,11 +26,22 @@
 // RUN: %numpy_python %S/Inputs/make-linear-model.py --no-blobs > %t/noblobs.mlir
 // RUN: amp-run %t/step.mlir --run=f32 --max-steps=40 --progress=false --save-model=%t/filled.mlir --model=%t/noblobs.mlir > /dev/null
 // RUN: amp-opt %t/filled.mlir --amp-build-train-step="batch=64" -o %t/step3.mlir
-// RUN: cmp %t/step2.mlir %t/step3.mlir
+// (The steps differ only in the model file they record, on the module.)
+// RUN: sed 's/^module attributes {.*} {$/module {/' %t/step2.mlir > %t/step2.body
+// RUN: sed 's/^module attributes {.*} {$/module {/' %t/step3.mlir > %t/step3.body
+// RUN: cmp %t/step2.body %t/step3.body
 //
 // Refusals, before anything trains.
-// RUN: not amp-run %t/step.mlir --run=f32 --save-model=%t/x.mlir 2>&1 | FileCheck %s --check-prefix=NOMODEL
-// NOMODEL: amp-run: --save-model needs --model=FILE: the forward model the step was built from
+// A step built from standard input does not record its model
+// (amp.source_model): --model is needed.
+// RUN: amp-opt --amp-build-train-step="batch=64" < %t/model.mlir > %t/stdin-step.mlir
+// RUN: not amp-run %t/stdin-step.mlir --run=f32 --save-model=%t/x.mlir 2>&1 | FileCheck %s --check-prefix=NOMODEL
+// NOMODEL: amp-run: --save-model needs --model=FILE: the forward model the step was built from (amp-build-train-step's input), whose dense_resource blobs take the trained weights; this step does not record it (amp.source_model)
+// Without --model, the step's amp.source_model is the model.
+// RUN: amp-run %t/step.mlir --run=f32 --max-steps=40 --progress=false --save-model=%t/recorded.mlir > /dev/null
+// RUN: cmp %t/trained.mlir %t/recorded.mlir
+// RUN: not amp-run %t/step.mlir --run=f32 --save-model=%t/model.mlir 2>&1 | FileCheck %s --check-prefix=SOURCE
+// SOURCE: amp-run: --save-model={{.*}}model.mlir is the model the step was built from, {{.*}}model.mlir: the trained model would replace the model it was read from; give another path
 // RUN: not amp-run %t/step.mlir --run=f32 --model=%t/model.mlir 2>&1 | FileCheck %s --check-prefix=NOSAVE
 // NOSAVE: amp-run: --model={{.*}}model.mlir is read by --save-model only
 // RUN: not amp-run %t/step.mlir --run=f32,f16 --save-model=%t/x.mlir --model=%t/model.mlir 2>&1 | FileCheck %s --check-prefix=RUNS

@@ -269,15 +269,17 @@ static cl::opt<std::string> resume(
 static cl::opt<std::string> saveModel(
     "save-model",
     cl::desc("After training, write the forward model the step was built "
-             "from (--model) with the trained weights in its dense_resource "
+             "from (--model, default: the step's amp.source_model) with the "
+             "trained weights in its dense_resource "
              "blobs, every other byte as it was; one run; atomically "
              "(default: none)"),
     cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<std::string> modelFile(
     "model",
     cl::desc("With --save-model: the forward model (.mlir, torch-mlir's "
-             "form) the step was built from by amp-build-train-step "
-             "(default: none)"),
+             "form) the step was built from by amp-build-train-step; elided "
+             "weights (dense_resource<__elided__>) are named and filled in "
+             "(default: the file the step records, amp.source_model)"),
     cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<int64_t> testSignalAtStep(
     "test-signal-at-step", cl::Hidden,

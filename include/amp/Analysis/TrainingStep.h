@@ -35,6 +35,19 @@ constexpr llvm::StringLiteral kInitialValueAttr = "amp.initial_value";
 /// logits' second dimension; amp-build-train-step writes it), so a driver
 /// can refuse labels the loss would read out of bounds. Optional.
 constexpr llvm::StringLiteral kClassesAttr = "amp.classes";
+/// On a `param` argument made from a constant printed without its data
+/// (`dense_resource<__elided__>`): where that constant is in the model file
+/// (a FileLineColLoc), so that `amp-run --save-model` can give it a key and
+/// write its trained blob (Runtime/Checkpoint/ModelExport.h).
+constexpr llvm::StringLiteral kElidedAtAttr = "amp.elided_at";
+/// On the module of a built step: the absolute path of the model file the
+/// builder read (amp-build-train-step), the default of `amp-run --model`.
+/// Optional.
+constexpr llvm::StringLiteral kSourceModelAttr = "amp.source_model";
+/// Beside it: the xxh3 hash of that file's bytes when the step was built
+/// (`modelTextHash`, amp/Support/ModelSource.h); --save-model writes elided
+/// weights by their places in the file only into the same bytes.
+constexpr llvm::StringLiteral kSourceModelHashAttr = "amp.source_model_xxh3";
 /// Result roles added by `amp-instrument-underflow` (tensor<i64> each).
 constexpr llvm::StringLiteral kUnderflowCountRole = "underflow_count";
 constexpr llvm::StringLiteral kUnderflowTotalRole = "underflow_total";

@@ -49,10 +49,6 @@ struct StepLayout {
   /// argument's type (the weights of an exported model). A resource whose
   /// blob is elided gives none: the parameter is drawn at random.
   std::vector<std::vector<char>> initialData;
-  /// The key of an argument's `amp.initial_value = dense_resource<key>`, by
-  /// argument index (empty: another or no initial value); --save-model
-  /// writes a trained parameter back under it (Checkpoint/ModelExport.h).
-  std::vector<std::string> resourceKeys;
   /// The fan-in of each parameter as its contraction reads it
   /// (Analysis/ParameterFanIn.h), by argument index; nullopt for other
   /// arguments and parameters no contraction reads.

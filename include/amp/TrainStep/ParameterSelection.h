@@ -84,6 +84,11 @@ struct ParameterPlan {
   unsigned normWeightsAtOne = 0, normBiasesAtZero = 0;
 };
 
+/// The key of every blob printed without its data
+/// (`--mlir-elide-resource-strings-if-larger`): distinct weights, whose
+/// values are unknown.
+constexpr llvm::StringLiteral kElidedResourceKey = "__elided__";
+
 /// The dense_resource key of `constant`'s value, or "" for another value.
 std::string resourceKey(arith::ConstantOp constant);
 

@@ -312,10 +312,6 @@ llvm::Expected<StepLayout> StepLayout::read(ModuleOp module, int64_t batch) {
     if (!data)
       return data.takeError();
     layout.initialData.push_back(std::move(*data));
-    auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(
-        trainFn.getArgAttr(i, kInitialValueAttr));
-    layout.resourceKeys.push_back(
-        resource ? resource.getRawHandle().getKey().str() : std::string());
     layout.fanIn.push_back(llvm::is_contained(step->params, i)
                                ? contractionFanIn(trainFn.getArgument(i))
                                : std::nullopt);

@@ -15,6 +15,7 @@
 #include "amp/Autodiff/AdjointBuilders.h"
 #include "amp/Autodiff/Differentiate.h"
 #include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "amp/Support/ModelSource.h"
 #include "amp/TrainStep/Losses.h"
 #include "amp/TrainStep/Optimizers.h"
 #include "amp/TrainStep/ParameterSelection.h"
@@ -28,6 +29,8 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 using namespace mlir::amp;
@@ -207,6 +210,82 @@ static StringAttr roleOf(MLIRContext *ctx, Type supervision) {
 }
 
 /// The train step's signature and its argument attributes.
+/// The model file `model` was read from: the file its module's (else its
+/// own) location names, if that file exists and defines @<model>; empty
+/// otherwise (standard input, locations of another source such as
+/// torch-mlir's Python debug locations).
+static std::string modelFile(func::FuncOp model, std::string &text) {
+  SmallVector<Location, 2> locs;
+  if (auto module = model->getParentOfType<ModuleOp>())
+    locs.push_back(module.getLoc());
+  locs.push_back(model.getLoc());
+  for (Location loc : locs) {
+    auto file = dyn_cast<FileLineColLoc>(loc);
+    if (!file)
+      continue;
+    SmallString<256> path(file.getFilename().getValue());
+    if (path.empty() || path == "-" || path == "<stdin>" ||
+        llvm::sys::fs::make_absolute(path))
+      continue;
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
+    if (!buffer ||
+        !(*buffer)->getBuffer().contains("@" + model.getSymName().str()))
+      continue;
+    text = (*buffer)->getBuffer().str();
+    return path.str().str();
+  }
+  return "";
+}
+
+/// For amp-run --save-model (Runtime/Checkpoint/ModelExport.h): the model
+/// file's path and hash on the step's module, and, on each parameter made
+/// from a constant printed without its data, that constant's place in the
+/// file (`amp.elided_at`), if the file holds it there. A remark counts the
+/// elided parameters whose place is not known.
+static void recordModelSource(func::FuncOp model, func::FuncOp fn,
+                              const ParameterPlan &plan) {
+  MLIRContext *ctx = model.getContext();
+  std::string text;
+  std::string path = modelFile(model, text);
+  auto module = fn->getParentOfType<ModuleOp>();
+  if (!path.empty() && module) {
+    module->setAttr(kSourceModelAttr, StringAttr::get(ctx, path));
+    module->setAttr(kSourceModelHashAttr,
+                    StringAttr::get(ctx, modelTextHash(text)));
+  }
+  unsigned unplaced = 0;
+  for (auto [i, p] : llvm::enumerate(plan.params)) {
+    if (p.constants.empty())
+      continue;
+    arith::ConstantOp first = p.constants.front();
+    if (resourceKey(first) != kElidedResourceKey)
+      continue;
+    std::string type;
+    llvm::raw_string_ostream(type) << p.type;
+    auto at = dyn_cast<FileLineColLoc>(first.getLoc());
+    SmallString<256> where;
+    if (at) {
+      where = at.getFilename().getValue();
+      llvm::sys::fs::make_absolute(where);
+    }
+    if (path.empty() || !at || where != path ||
+        findElidedConstant(text, at.getLine(), at.getColumn(), type) ==
+            llvm::StringRef::npos) {
+      ++unplaced;
+      continue;
+    }
+    fn.setArgAttr(i, kElidedAtAttr, at);
+  }
+  if (unplaced)
+    emitRemark(model.getLoc())
+        << "amp-build-train-step: " << unplaced
+        << " parameter(s) come from constants printed without their data "
+           "(__elided__) whose place in the model file is not known (the "
+           "model was read from standard input, or its locations name "
+           "another file, e.g. torch-mlir's Python debug locations): "
+           "amp-run --save-model cannot write them; --save-checkpoint can";
+}
+
 static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
                                         const ParameterPlan &plan,
                                         ArrayRef<StateSlot> state,
@@ -246,6 +325,7 @@ static func::FuncOp createTrainFunction(OpBuilder &b, func::FuncOp model,
       fn.setArgAttr(i, kInitialValueAttr, p.initialValue);
     ++i;
   }
+  recordModelSource(model, fn, plan);
   for (size_t s = 0; s < state.size(); ++s, ++i)
     fn.setArgAttr(i, kRoleAttr, StringAttr::get(ctx, "opt_state"));
   for (size_t k = 0; k < plan.inputs.size(); ++k, ++i)

@@ -42,11 +42,6 @@ bool mlir::amp::trainstep::matchesKeyPattern(StringRef key, StringRef pattern) {
   return key == pattern;
 }
 
-/// The key of every blob printed without its data
-/// (`--mlir-elide-resource-strings-if-larger`): distinct weights, whose
-/// values are unknown.
-static constexpr llvm::StringLiteral kElidedKey = "__elided__";
-
 /// Why the builder leaves a weight the loss has no gradient for.
 static constexpr llvm::StringLiteral noGradientReason =
     "the loss has no gradient for it: the output depends on it only through "
@@ -267,7 +262,7 @@ bool mlir::amp::trainstep::splitSharedConstants(func::FuncOp model) {
         c->use_empty())
       continue;
     auto dense = dyn_cast<DenseElementsAttr>(c.getValue());
-    if ((dense && dense.isSplat()) || resourceKey(c) == kElidedKey)
+    if ((dense && dense.isSplat()) || resourceKey(c) == kElidedResourceKey)
       shared.push_back(c);
   }
   OpBuilder b(model.getContext());
@@ -661,7 +656,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
   llvm::StringMap<unsigned> groupOfKey;
   for (arith::ConstantOp c : constants) {
     std::string key = resourceKey(c);
-    if (key.empty() || key == kElidedKey) {
+    if (key.empty() || key == kElidedResourceKey) {
       groups.push_back({c});
       continue;
     }
@@ -733,7 +728,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
                })) {
         why = stat;
         notice = LeftConstant::Notice::Remark;
-        if (key == kElidedKey) {
+        if (key == kElidedResourceKey) {
           bool variance = StringRef(stat).contains("variance");
           why += variance ? "; its blob was printed without data: it is 1, "
                             "PyTorch's initial running_var"
@@ -780,7 +775,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     // (1 / 0), not random or zero: a random gamma scales the normalised
     // activations down layer after layer, a zero one cuts every gradient
     // before it.
-    if (key == kElidedKey)
+    if (key == kElidedResourceKey)
       if (std::optional<double> init = normalisationAffineInit(c)) {
         param.initialValue = DenseElementsAttr::get(
             type, FloatAttr::get(type.getElementType(), *init));

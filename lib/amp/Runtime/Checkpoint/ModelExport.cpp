@@ -3,14 +3,17 @@
 #include "amp/Runtime/Checkpoint/ModelExport.h"
 
 #include "amp/Analysis/TrainingStep.h"
+#include "amp/Support/ModelSource.h"
 #include "amp/Support/OutputFile.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <tuple>
 
 using namespace mlir;
@@ -21,18 +24,44 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::Expected<std::map<unsigned, std::string>>
-mlir::amp::runtime::parameterResourceKeys(func::FuncOp trainFn) {
-  std::map<unsigned, std::string> keys;
+llvm::Expected<std::map<unsigned, ModelBlob>>
+mlir::amp::runtime::parameterModelBlobs(func::FuncOp trainFn) {
+  std::map<unsigned, ModelBlob> blobs;
   std::map<std::string, unsigned> owner;
+  std::map<std::pair<unsigned, unsigned>, unsigned> elidedOwner;
   for (unsigned i = 0; i < trainFn.getNumArguments(); ++i) {
     auto role = trainFn.getArgAttrOfType<StringAttr>(i, kRoleAttr);
     if (!role || parseArgRole(role.getValue()) != ArgRole::Param)
       continue;
     std::string what = "the parameter argument #" + std::to_string(i) +
                        " of @" + trainFn.getSymName().str();
-    auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(
-        trainFn.getArgAttr(i, kInitialValueAttr));
+    ModelBlob blob;
+    llvm::raw_string_ostream(blob.type) << trainFn.getArgument(i).getType();
+    // An elided constant: found by its place in the model.
+    if (auto at = trainFn.getArgAttrOfType<FileLineColLoc>(i, kElidedAtAttr)) {
+      std::pair<unsigned, unsigned> place{at.getLine(), at.getColumn()};
+      if (auto [it, fresh] = elidedOwner.try_emplace(place, i); !fresh)
+        return makeError(what + " and argument #" + std::to_string(it->second) +
+                         " come from the same elided constant (line " +
+                         std::to_string(place.first) +
+                         " of the model): one constant cannot hold two "
+                         "trained parameters; --save-checkpoint=DIR keeps "
+                         "every trained parameter");
+      blob.key = "amp_trained_" + std::to_string(i);
+      blob.elidedAt = place;
+      blobs[i] = std::move(blob);
+      continue;
+    }
+    Attribute initial = trainFn.getArgAttr(i, kInitialValueAttr);
+    if (isa_and_present<DenseElementsAttr>(initial))
+      return makeError(
+          what + " starts from a dense literal (arith.constant dense<...>, "
+                 "such as the splat gamma and beta of a BatchNorm at its "
+                 "initialisation, which torch-mlir prints inline and shares "
+                 "between layers): --save-model writes trained parameters "
+                 "into dense_resource blobs only; --save-checkpoint=DIR keeps "
+                 "every trained parameter");
+    auto resource = dyn_cast_if_present<DenseResourceElementsAttr>(initial);
     if (!resource)
       return makeError(
           what + " has no amp.initial_value = dense_resource<key> (a "
@@ -42,18 +71,19 @@ mlir::amp::runtime::parameterResourceKeys(func::FuncOp trainFn) {
                  "parameter");
     std::string key = resource.getRawHandle().getKey().str();
     if (key == "__elided__")
-      return makeError(what + " starts from the elided blob __elided__ (the "
-                              "model was printed without its weights): it has "
-                              "no key of its own in the model to write it "
-                              "under; --save-checkpoint=DIR keeps every "
-                              "trained parameter");
+      return makeError(what + " starts from the elided blob __elided__ and "
+                              "the step does not say where its constant is "
+                              "(amp.elided_at: build the step again with "
+                              "this amp-build-train-step); --save-checkpoint="
+                              "DIR keeps every trained parameter");
     if (auto [it, fresh] = owner.try_emplace(key, i); !fresh)
       return makeError(what + " and argument #" + std::to_string(it->second) +
                        " start from the same blob '" + key +
                        "': one blob cannot hold two trained parameters");
-    keys[i] = key;
+    blob.key = key;
+    blobs[i] = std::move(blob);
   }
-  return keys;
+  return blobs;
 }
 
 namespace {
@@ -153,16 +183,41 @@ static std::string hexBytes(const std::vector<char> &bytes) {
 
 llvm::Expected<std::string> mlir::amp::runtime::replaceResourceBlobs(
     llvm::StringRef text, llvm::StringRef path,
-    const std::map<std::string, std::vector<char>> &blobs) {
+    const std::map<std::string, std::vector<char>> &blobs,
+    const std::vector<ModelBlob> &elided) {
   auto section = findResourceSection(text, path);
   if (!section)
     return section.takeError();
   // (offset, length, replacement), applied from the end.
   std::vector<std::tuple<size_t, size_t, std::string>> edits;
   std::string added;
+  // The elided constants get their keys.
+  llvm::StringSet<> named;
+  for (const ModelBlob &blob : elided) {
+    if (!blob.elidedAt)
+      continue;
+    auto [line, column] = *blob.elidedAt;
+    std::string where =
+        path.str() + ":" + std::to_string(line) + ":" + std::to_string(column);
+    if (text.contains("dense_resource<" + blob.key + ">"))
+      return makeError(where + ": the model already has a blob named '" +
+                       blob.key +
+                       "', the key the elided constant there "
+                       "would get");
+    size_t found = findElidedConstant(text, line, column, blob.type);
+    if (found == llvm::StringRef::npos)
+      return makeError(
+          where + ": no `" + kElidedResourceText + " : " + blob.type +
+          "` there, where the step says the constant of a parameter is: it "
+          "is not the model the step was built from (give the --model the "
+          "step's parameters came from)");
+    edits.emplace_back(found + strlen("dense_resource<"), strlen("__elided__"),
+                       blob.key);
+    named.insert(blob.key);
+  }
   for (const auto &[key, bytes] : blobs) {
     std::string quoted = "\"" + key + "\"";
-    if (!text.contains("dense_resource<" + key + ">") &&
+    if (!named.contains(key) && !text.contains("dense_resource<" + key + ">") &&
         !text.contains("dense_resource<" + quoted + ">"))
       return makeError(path + ": the model has no dense_resource<" + key +
                        ">: it is not the model the step was built from "
@@ -214,12 +269,14 @@ llvm::Expected<std::string> mlir::amp::runtime::replaceResourceBlobs(
 
 llvm::Error mlir::amp::runtime::writeTrainedModel(
     llvm::StringRef modelPath, llvm::StringRef outPath,
-    const std::map<std::string, std::vector<char>> &blobs) {
+    const std::map<std::string, std::vector<char>> &blobs,
+    const std::vector<ModelBlob> &elided) {
   auto buffer = llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false);
   if (!buffer)
     return makeError("--model=" + modelPath +
                      ": cannot read it: " + buffer.getError().message());
-  auto text = replaceResourceBlobs((*buffer)->getBuffer(), modelPath, blobs);
+  auto text =
+      replaceResourceBlobs((*buffer)->getBuffer(), modelPath, blobs, elided);
   if (!text)
     return text.takeError();
   auto file = OutputFile::open(outPath, ".amp-run-tmp");

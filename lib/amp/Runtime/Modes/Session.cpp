@@ -9,6 +9,7 @@
 #include "amp/Runtime/Data/DataSource.h"
 #include "amp/Runtime/HostTensor.h"
 #include "amp/Runtime/SyntheticData.h"
+#include "amp/Support/ModelSource.h"
 #include "amp/Support/OutputFile.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
@@ -266,14 +267,6 @@ std::optional<int> Session::checkOutputs() {
                   " runs were asked for; give one --run and one seed");
     if (llvm::Error e = checkOutputFile("save-model", r.saveModel))
       return fail(llvm::toString(std::move(e)));
-    // The model file under any name (./m.mlir, a symbolic or hard link):
-    // the trained model would replace the weights it started from.
-    bool same = false;
-    if (!llvm::sys::fs::equivalent(r.saveModel, r.model, same) && same)
-      return fail("--save-model=" + r.saveModel + " is the --model file " +
-                  r.model +
-                  ": the trained model would replace the model it was read "
-                  "from; give another path");
   }
   if (dp && dp->worldSize() > 1 && !r.dumpStatePath.empty() &&
       isStream(r.dumpStatePath))
@@ -332,8 +325,9 @@ std::optional<int> Session::checkOutputs() {
   return std::nullopt;
 }
 
-/// --save-model, before anything trains: every parameter has a blob of its
-/// own in the model (ModelExport.h), of its size.
+/// --save-model, before anything trains: the model file (--model, or the
+/// one the step records), and every parameter has a blob of its own in it
+/// (ModelExport.h), of its size.
 std::optional<int> Session::checkModelExport() {
   const RunRequest &r = request;
   if (r.saveModel.empty())
@@ -342,23 +336,66 @@ std::optional<int> Session::checkModelExport() {
   if (!steps)
     return fail("--save-model: " + llvm::toString(steps.takeError()));
   func::FuncOp trainFn = steps->first;
-  auto keys = parameterResourceKeys(trainFn);
-  if (!keys)
-    return fail("--save-model: " + llvm::toString(keys.takeError()));
+  modelPath = r.model;
+  if (modelPath.empty()) {
+    auto source = (*module)->getAttrOfType<StringAttr>(kSourceModelAttr);
+    if (!source)
+      return fail("--save-model needs --model=FILE: the forward model the "
+                  "step was built from (amp-build-train-step's input), whose "
+                  "dense_resource blobs take the trained weights; this step "
+                  "does not record it (amp.source_model)");
+    modelPath = source.getValue().str();
+    if (!llvm::sys::fs::exists(modelPath))
+      return fail("--save-model: the step was built from " + modelPath +
+                  " (amp.source_model), which does not exist here; give "
+                  "--model=FILE");
+  }
+  // The model file under any name (./m.mlir, a symbolic or hard link): the
+  // trained model would replace the weights it started from.
+  bool same = false;
+  if (!llvm::sys::fs::equivalent(r.saveModel, modelPath, same) && same)
+    return fail("--save-model=" + r.saveModel +
+                (r.model.empty() ? " is the model the step was built from, "
+                                 : " is the --model file ") +
+                modelPath +
+                ": the trained model would replace the model it was read "
+                "from; give another path");
+  auto found = parameterModelBlobs(trainFn);
+  if (!found)
+    return fail("--save-model: " + llvm::toString(found.takeError()));
+  modelBlobs = std::move(*found);
   std::map<std::string, std::vector<char>> blobs;
-  for (const auto &[arg, key] : *keys) {
+  std::vector<ModelBlob> elided;
+  for (const auto &[arg, blob] : modelBlobs) {
     auto spec = TensorSpec::fromType(trainFn.getArgument(arg).getType(),
                                      plans[0].batch);
     if (!spec)
       return fail("--save-model: " + llvm::toString(spec.takeError()));
-    blobs[key].resize(static_cast<size_t>(spec->numElements()) *
-                      spec->elementBytes());
+    blobs[blob.key].resize(static_cast<size_t>(spec->numElements()) *
+                           spec->elementBytes());
+    if (blob.elidedAt)
+      elided.push_back(blob);
   }
-  auto buffer = llvm::MemoryBuffer::getFile(r.model, /*IsText=*/false);
+  auto buffer = llvm::MemoryBuffer::getFile(modelPath, /*IsText=*/false);
   if (!buffer)
-    return fail("--model=" + r.model +
+    return fail("--model=" + modelPath +
                 ": cannot read it: " + buffer.getError().message());
-  if (auto text = replaceResourceBlobs((*buffer)->getBuffer(), r.model, blobs);
+  // Elided weights are written by their places in the file: only into the
+  // bytes the step was built from (an edit that keeps every place, such as
+  // two swapped names, would put weights into the wrong constants).
+  if (!elided.empty()) {
+    auto hash = (*module)->getAttrOfType<StringAttr>(kSourceModelHashAttr);
+    if (!hash || hash.getValue() != modelTextHash((*buffer)->getBuffer()))
+      return fail("--save-model: " + modelPath +
+                  " is not the file the step was built from byte for byte "
+                  "(amp.source_model_xxh3" +
+                  (hash ? " differs" : " is missing") +
+                  "), and the step's elided weights are written by their "
+                  "places in it; build the step again from this file, or "
+                  "keep the weights with --save-checkpoint=DIR");
+  }
+  if (auto text = replaceResourceBlobs((*buffer)->getBuffer(), modelPath, blobs,
+                                       elided);
       !text)
     return fail("--save-model: " + llvm::toString(text.takeError()));
   return std::nullopt;
@@ -386,10 +423,6 @@ std::optional<int> Session::prepare() {
   if (r.checkpointEvery < 0)
     return fail("--checkpoint-every=" + llvm::Twine(r.checkpointEvery) +
                 ": must be >= 0 (0: at the end of each epoch only)");
-  if (!r.saveModel.empty() && r.model.empty())
-    return fail("--save-model needs --model=FILE: the forward model the step "
-                "was built from (amp-build-train-step's input), whose "
-                "dense_resource blobs take the trained weights");
   if (r.saveModel.empty() && !r.model.empty())
     return fail("--model=" + r.model +
                 " is read by --save-model only; give --save-model=FILE or "
@@ -424,6 +457,20 @@ std::optional<int> Session::prepare() {
   if (r.syntheticLabels != "teacher" && r.syntheticLabels != "random")
     return fail("--synthetic-labels=" + r.syntheticLabels +
                 ": must be teacher or random");
+  // The synthetic data's options say nothing about other data: a user who
+  // gives them expects an effect they would not have.
+  if (r.data != "synthetic")
+    for (auto [flag, given] :
+         {std::pair<const char *, bool>{"--synthetic-examples",
+                                        r.syntheticExamples > 0},
+          {"--classes", r.classes > 0},
+          {"--synthetic-int-range", r.syntheticIntRange > 0}})
+      if (given)
+        return fail(llvm::Twine(flag) +
+                    " shapes --data=synthetic only, and "
+                    "--data=" +
+                    r.data + " was given: the data's own " +
+                    "examples, labels and values are used; drop it");
   if (r.data != "synthetic")
     if (auto source = parseDataSource(r.data, r.dataDir); !source)
       return fail(llvm::toString(source.takeError()));

@@ -12,6 +12,7 @@
 #define AMP_RUNTIME_MODES_SESSION_H
 
 #include "amp/Runtime/Backend.h"
+#include "amp/Runtime/Checkpoint/ModelExport.h"
 #include "amp/Runtime/DataParallel.h"
 #include "amp/Runtime/IdxDataset.h"
 #include "amp/Runtime/Modes.h"
@@ -20,6 +21,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,6 +49,11 @@ struct Session {
   OwningOpRef<ModuleOp> module;
   std::vector<RunPlan> plans;
   std::optional<Dataset> trainSet, testSet;
+  /// --save-model: the model file (--model, or the step's
+  /// amp.source_model) and where each trained parameter goes in it, by
+  /// argument index; set by `prepare`.
+  std::string modelPath;
+  std::map<unsigned, ModelBlob> modelBlobs;
 
   /// Prints "amp-run: <message>" (data-parallel: ends the job) and returns 1.
   int fail(const llvm::Twine &message);

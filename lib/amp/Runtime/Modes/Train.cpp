@@ -216,25 +216,28 @@ static void printTable(const RunRequest &request,
 }
 
 /// --save-model: the trained parameters into the model's blobs.
-static llvm::Error saveModel(const RunRequest &request, BoundStep &step,
+static llvm::Error saveModel(const Session &session, BoundStep &step,
                              llvm::raw_ostream &out) {
-  const StepLayout &layout = step.layout();
   std::map<std::string, std::vector<char>> blobs;
-  for (unsigned p : layout.params) {
-    if (layout.resourceKeys[p].empty())
-      continue; // refused before training (Session::checkModelExport)
+  std::vector<ModelBlob> elided;
+  for (const auto &[p, blob] : session.modelBlobs) {
     DeviceBuffer &buffer = step.arg(p);
     buffer.download();
     const char *bytes = buffer.host().as<char>();
-    blobs[layout.resourceKeys[p]].assign(
-        bytes,
-        bytes + buffer.spec().numElements() * buffer.spec().elementBytes());
+    blobs[blob.key].assign(bytes, bytes + buffer.spec().numElements() *
+                                              buffer.spec().elementBytes());
+    if (blob.elidedAt)
+      elided.push_back(blob);
   }
-  if (llvm::Error e =
-          writeTrainedModel(request.model, request.saveModel, blobs))
+  if (llvm::Error e = writeTrainedModel(
+          session.modelPath, session.request.saveModel, blobs, elided))
     return e;
-  out << "amp-run: wrote the trained model " << request.saveModel << " ("
-      << blobs.size() << " blobs of " << request.model << " replaced)\n";
+  out << "amp-run: wrote the trained model " << session.request.saveModel
+      << " (" << blobs.size() << " blobs of " << session.modelPath
+      << " replaced";
+  if (!elided.empty())
+    out << ", " << elided.size() << " of them elided there and now named";
+  out << ")\n";
   return llvm::Error::success();
 }
 
@@ -308,7 +311,7 @@ int mlir::amp::runtime::trainRuns(const RunRequest &request,
         o.onTrained = [&](BoundStep &step) -> llvm::Error {
           if (session.dp && !session.dp->reports())
             return llvm::Error::success();
-          return saveModel(request, step, out);
+          return saveModel(session, step, out);
         };
       // The test hook counts the steps this process trains, over all runs.
       o.testSignalAtStep = request.testSignalAtStep > stepsHere
