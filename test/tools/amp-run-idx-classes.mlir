@@ -8,3 +8,8 @@
 // RUN: rm -rf %t.idx11 && python3 %S/Inputs/make-idx.py %t.idx11 256 10 20 11
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --data-dir=%t.idx11 2>&1 | FileCheck %s --check-prefix=MORE
 // MORE: amp-run: run f32: the eval step returns 10 logits per example but the dataset has 11 classes (the largest label of either split + 1)
+// Both X and X.gz in the directory: the .gz file is read, and a note says
+// so (the choice was silent).
+// RUN: gunzip -c %t.idx/train-labels-idx1-ubyte.gz > %t.idx/train-labels-idx1-ubyte
+// RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --data-dir=%t.idx --progress=false --max-steps=1 | FileCheck %s --check-prefix=BOTH
+// BOTH: amp-run: note: both {{.*}}train-labels-idx1-ubyte.gz and {{.*}}train-labels-idx1-ubyte exist; reading {{.*}}train-labels-idx1-ubyte.gz

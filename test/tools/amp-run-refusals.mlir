@@ -27,6 +27,14 @@
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --data=synthetic --synthetic-examples=100000000000 2>&1 | FileCheck %s --check-prefix=SYNTH
 // SYNTH: amp-run: --synthetic-examples=100000000000: the synthetic data (100000000000 examples of 784 f32 values, plus a test set of a quarter) does not fit in this machine's memory
 //
+// Options of the synthetic data with other data: they would change nothing
+// (they were silently ignored).
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --classes=5 2>&1 | FileCheck %s --check-prefix=SYNTHONLY
+// SYNTHONLY-NOT: loading
+// SYNTHONLY: amp-run: --classes shapes --data=synthetic only, and --data=fashion-mnist was given: the data's own examples, labels and values are used; drop it
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --data=idx:%t.nowhere --synthetic-examples=64 2>&1 | FileCheck %s --check-prefix=SYNTHONLY2
+// SYNTHONLY2: amp-run: --synthetic-examples shapes --data=synthetic only
+//
 // Training labels past the eval step's logits would be read out of bounds
 // by the loss: 13 training classes, 10 test classes, 10 logits.
 // RUN: rm -rf %t.idx && python3 %S/Inputs/make-idx.py %t.idx 128 13 20 10

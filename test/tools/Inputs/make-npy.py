@@ -51,3 +51,21 @@ save("y-float.npy", (np.arange(n) % 10).astype(np.float32))
 save("x-fortran.npy", np.asfortranarray(rng.random((n, 784), dtype=np.float32)))
 with open(os.path.join(out, "not-npy.npy"), "wb") as f:
     f.write(b"hello")
+
+
+def raw_npy(name, header, payload):
+    """A version 1.0 .npy file with the header dict text `header` as given."""
+    h = header.encode("latin1")
+    pad = (64 - (10 + len(h) + 1) % 64) % 64
+    h = h + b" " * pad + b"\n"
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + len(h).to_bytes(2, "little") + h + payload)
+
+
+# A header naming a key twice (numpy keeps the last value silently), and
+# one with double-quoted keys and values (numpy reads it).
+raw_npy("x-dup.npy", "{'descr': '<f4', 'fortran_order': False, 'shape': (%d, 784), "
+        "'shape': (%d, 28, 28), }" % (n, n), x.astype("<f4").tobytes())
+raw_npy("x-dq.npy", '{"descr": "<f4", "fortran_order": False, "shape": (%d, 784), }' % n,
+        x.astype("<f4").tobytes())
+assert np.array_equal(np.load(os.path.join(out, "x-dq.npy")), x)

@@ -21,21 +21,26 @@ public:
 private:
   /// `<dir>/<name>.gz` if it exists, else `<dir>/<name>` (a missing file
   /// is reported by readIdxFile under the .gz name, as Debian installs it).
-  std::string file(const std::string &name) const {
-    std::string gz = dir + "/" + name + ".gz";
-    if (llvm::sys::fs::exists(gz) || !llvm::sys::fs::exists(dir + "/" + name))
-      return gz;
-    return dir + "/" + name;
+  /// When both exist, a note says which one is read.
+  std::string file(const std::string &name, llvm::raw_ostream &log) const {
+    std::string gz = dir + "/" + name + ".gz", plain = dir + "/" + name;
+    bool hasPlain = llvm::sys::fs::exists(plain);
+    if (llvm::sys::fs::exists(gz) && hasPlain)
+      log << "amp-run: note: both " << gz << " and " << plain
+          << " exist; reading " << gz << "\n";
+    return llvm::sys::fs::exists(gz) || !hasPlain ? gz : plain;
   }
-  llvm::Expected<Dataset> split(const RunPlan &plan, const char *prefix);
+  llvm::Expected<Dataset> split(const RunPlan &plan, const char *prefix,
+                                llvm::raw_ostream &log);
   std::string dir;
 };
 } // namespace
 
 llvm::Expected<Dataset> IdxSource::split(const RunPlan &plan,
-                                         const char *prefix) {
-  std::string images = file(std::string(prefix) + "-images-idx3-ubyte");
-  std::string labels = file(std::string(prefix) + "-labels-idx1-ubyte");
+                                         const char *prefix,
+                                         llvm::raw_ostream &log) {
+  std::string images = file(std::string(prefix) + "-images-idx3-ubyte", log);
+  std::string labels = file(std::string(prefix) + "-labels-idx1-ubyte", log);
   auto ds = loadIdxDataset(images, labels);
   if (!ds)
     return ds.takeError();
@@ -56,10 +61,10 @@ llvm::Expected<DataSplits> IdxSource::load(const RunPlan &plan,
   log << "amp-run: loading " << dir << "\n";
   log.flush();
   DataSplits splits;
-  auto train = split(plan, "train");
+  auto train = split(plan, "train", log);
   if (!train)
     return train.takeError();
-  auto test = split(plan, "t10k");
+  auto test = split(plan, "t10k", log);
   if (!test)
     return test.takeError();
   // The labels against the step's classes: checkRunAgainstData.

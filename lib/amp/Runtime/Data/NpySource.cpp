@@ -95,16 +95,30 @@ struct NpyArray {
 };
 } // namespace
 
-/// The value of `'key':` in the header dict, up to the next top-level ','.
-static std::optional<llvm::StringRef> headerField(llvm::StringRef header,
-                                                  llvm::StringRef key) {
-  size_t at = header.find(("'" + key + "'").str());
-  if (at == llvm::StringRef::npos)
+/// The value of `'key':` (or `"key":`, which numpy reads too) in the header
+/// dict, up to the next top-level ','; nullopt when the key is missing, an
+/// error when it is there twice (numpy would take the last value silently;
+/// such a header is hand-made or damaged).
+static llvm::Expected<std::optional<llvm::StringRef>>
+headerField(llvm::StringRef header, llvm::StringRef key,
+            const std::string &path) {
+  std::optional<llvm::StringRef> value;
+  for (char quote : {'\'', '"'}) {
+    std::string quoted = quote + key.str() + quote;
+    for (size_t at = header.find(quoted); at != llvm::StringRef::npos;
+         at = header.find(quoted, at + 1)) {
+      llvm::StringRef rest = header.drop_front(at + quoted.size()).ltrim();
+      if (!rest.consume_front(":"))
+        continue; // the text inside a value, not a key
+      if (value)
+        return makeError(path + ": the .npy header names '" + key +
+                         "' twice: " + header.trim());
+      value = rest.ltrim();
+    }
+  }
+  if (!value)
     return std::nullopt;
-  llvm::StringRef rest = header.drop_front(at + key.size() + 2).ltrim();
-  if (!rest.consume_front(":"))
-    return std::nullopt;
-  rest = rest.ltrim();
+  llvm::StringRef rest = *value;
   if (rest.starts_with("(") || rest.starts_with("[")) {
     // A tuple (the shape) or a list (a structured dtype's fields, which
     // nest tuples): up to the bracket that closes the first one.
@@ -113,11 +127,12 @@ static std::optional<llvm::StringRef> headerField(llvm::StringRef header,
       if (rest[i] == '(' || rest[i] == '[')
         ++depth;
       else if ((rest[i] == ')' || rest[i] == ']') && --depth == 0)
-        return rest.take_front(i + 1);
+        return std::optional<llvm::StringRef>(rest.take_front(i + 1));
     }
     return std::nullopt;
   }
-  return rest.take_until([](char c) { return c == ',' || c == '}'; }).trim();
+  return std::optional<llvm::StringRef>(
+      rest.take_until([](char c) { return c == ',' || c == '}'; }).trim());
 }
 
 static llvm::Expected<NpyArray> readNpy(const std::string &path) {
@@ -152,9 +167,14 @@ static llvm::Expected<NpyArray> readNpy(const std::string &path) {
   if (bytes.size() < headerStart + headerLength)
     return makeError(path + ": truncated .npy header");
   llvm::StringRef header = bytes.slice(headerStart, headerStart + headerLength);
-  auto descr = headerField(header, "descr");
-  auto fortran = headerField(header, "fortran_order");
-  auto shape = headerField(header, "shape");
+  auto descrField = headerField(header, "descr", path);
+  auto fortranField = headerField(header, "fortran_order", path);
+  auto shapeField = headerField(header, "shape", path);
+  for (auto *field : {&descrField, &fortranField, &shapeField})
+    if (!*field)
+      return field->takeError();
+  std::optional<llvm::StringRef> descr = *descrField, fortran = *fortranField,
+                                 shape = *shapeField;
   if (!descr || !fortran || !shape)
     return makeError(path +
                      ": the .npy header lacks descr, fortran_order or "
