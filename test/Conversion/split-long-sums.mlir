@@ -193,3 +193,20 @@ func.func @wide(%x: tensor<64x16384xf32>, %init: tensor<64xf32>) -> tensor<64xf3
   } -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// A dynamic batch (a step built with batch=dynamic): the batch loop counts
+// as one term and stays whole; the static 65536 is split (256 x 256).
+// CHECK-LABEL: func.func @dynamic_batch
+//       CHECK:   linalg.generic
+//  CHECK-SAME:     [affine_map<(d0, d1, d2) -> (d1, d0 * 256 + d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0)>]
+//  CHECK-SAME:     iterator_types = ["parallel", "reduction", "reduction"]
+//  CHECK-SAME:     outs(%{{.*}} : tensor<256xf32>)
+func.func @dynamic_batch(%x: tensor<?x65536xf32>, %init: tensor<f32>) -> tensor<f32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]}
+      ins(%x : tensor<?x65536xf32>) outs(%init : tensor<f32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -78,8 +78,10 @@ def SplitLongSums : Pass<"amp-split-long-sums", "func::FuncOp"> {
     stages are ordinary generics that the lowerings parallelize (the
     partials over the blocks).
 
-    Left alone: sums with fewer terms; min, max and integer reductions
-    (exact in any order); reductions with a dynamic extent; matmul-shaped
+    A reduction loop of dynamic extent (a dynamic batch) counts as one
+    term and is not split; the others still are. Left alone: sums with
+    fewer terms; min, max and integer reductions (exact in any order);
+    outputs of dynamic shape; matmul-shaped
     generics (three loops, one of them a reduction, rank-2 operands),
     whose CPU micro-kernel already sums k in blocks (amp-cpu-tile-contractions)
     and whose GPU Tensor Core kernel keeps them whole; ops whose every

@@ -70,10 +70,19 @@ static std::optional<Split> chooseSplit(linalg::GenericOp op, int64_t minTerms,
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
       op.getNumDpsInits() == 0 || !isFloatSum(op) || isMatmulShaped(op))
     return std::nullopt;
+  // Outputs of static shapes (the partial sums get one more dimension); a
+  // reduction loop of dynamic extent (a dynamic batch) may stay, it counts
+  // as one term and is not split.
   SmallVector<int64_t> extents = op.getStaticLoopRanges();
-  if (llvm::any_of(extents, ShapedType::isDynamic))
-    return std::nullopt;
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [extent, iterator] : llvm::zip_equal(extents, iterators))
+    if (ShapedType::isDynamic(extent) &&
+        iterator != utils::IteratorType::reduction)
+      return std::nullopt;
+  if (llvm::any_of(op.getDpsInits(), [](Value init) {
+        return !cast<RankedTensorType>(init.getType()).hasStaticShape();
+      }))
+    return std::nullopt;
   // Saturating products: a reduction of 2^62 x 2^62 terms is still long.
   auto times = [](int64_t a, int64_t b) {
     int64_t product;
@@ -81,8 +90,9 @@ static std::optional<Split> chooseSplit(linalg::GenericOp op, int64_t minTerms,
   };
   int64_t terms = 1, outputs = 1;
   for (auto [extent, iterator] : llvm::zip_equal(extents, iterators))
-    (iterator == utils::IteratorType::reduction ? terms : outputs) = times(
-        iterator == utils::IteratorType::reduction ? terms : outputs, extent);
+    if (!ShapedType::isDynamic(extent))
+      (iterator == utils::IteratorType::reduction ? terms : outputs) = times(
+          iterator == utils::IteratorType::reduction ? terms : outputs, extent);
   if (terms < minTerms)
     return std::nullopt;
   std::optional<Split> best;
@@ -91,6 +101,8 @@ static std::optional<Split> chooseSplit(linalg::GenericOp op, int64_t minTerms,
     if (iterator != utils::IteratorType::reduction)
       continue;
     int64_t extent = extents[loop];
+    if (ShapedType::isDynamic(extent))
+      continue;
     for (int64_t blocks = kMinBlocks; blocks <= extent; ++blocks) {
       if (times(outputs, blocks) > maxPartials || blocks > kMaxBlocks)
         break;
