@@ -458,11 +458,11 @@ static llvm::Error checkClassesAgainstData(const RunPlan &plan,
                                            const Dataset &trainSet,
                                            const Dataset &testSet) {
   // The dataset's classes come from both splits: a test split that lacks
-  // the top class still has the training split's classes.
+  // the top class still has the training split's classes. Fewer classes
+  // than logits are fine (cross-entropy over all logits, as PyTorch: a
+  // fine-tuning set that uses some of a head's classes).
   int32_t dataClasses = std::max(trainSet.numClasses, testSet.numClasses);
-  if (plan.classes &&
-      (testSet.numClasses > *plan.classes ||
-       (trainSet.numClasses <= *plan.classes && *plan.classes != dataClasses)))
+  if (plan.classes && testSet.numClasses > *plan.classes)
     return makeError("the eval step returns " + llvm::Twine(*plan.classes) +
                      " logits per example but the dataset has " +
                      llvm::Twine(dataClasses) +
