@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -227,14 +228,47 @@ static bool derivesFromNormalisation(Value v) {
   return derivesFromNormalisation(v, visited, /*depth=*/16);
 }
 
+/// The generic inputs that read `v`'s elements unchanged: its own uses, and
+/// through reshapes (`tensor.expand_shape` / `collapse_shape`, as torch-mlir
+/// writes `weight[:, None, None]` or an unsqueeze) and copy generics (a
+/// broadcast: every loop parallel, the body yields the input) those of the
+/// values they make. False when a use is anything else.
+static bool readersOf(Value v, SmallVectorImpl<OpOperand *> &readers,
+                      int depth = 4) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(user)) {
+      if (depth == 0 || !readersOf(user->getResult(0), readers, depth - 1))
+        return false;
+      continue;
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(user);
+    if (!generic || !generic.isDpsInput(&use))
+      return false;
+    BlockArgument arg = generic.getMatchingBlockArgument(&use);
+    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+    bool copy =
+        generic.getNumReductionLoops() == 0 && generic.getNumDpsInputs() == 1 &&
+        generic->getNumResults() == 1 && yield.getValues().front() == arg;
+    if (copy) {
+      if (depth == 0 || !readersOf(generic->getResult(0), readers, depth - 1))
+        return false;
+      continue;
+    }
+    readers.push_back(&use);
+  }
+  return true;
+}
+
 std::optional<double>
 mlir::amp::trainstep::normalisationAffineInit(arith::ConstantOp constant) {
+  SmallVector<OpOperand *> readers;
+  if (!readersOf(constant.getResult(), readers) || readers.empty())
+    return std::nullopt;
   std::optional<double> init;
-  for (OpOperand &use : constant->getUses()) {
-    auto generic = dyn_cast<linalg::GenericOp>(use.getOwner());
-    if (!generic || !generic.isDpsInput(&use))
-      return std::nullopt;
-    BlockArgument arg = generic.getMatchingBlockArgument(&use);
+  for (OpOperand *use : readers) {
+    auto generic = cast<linalg::GenericOp>(use->getOwner());
+    BlockArgument arg = generic.getMatchingBlockArgument(use);
     if (!arg.hasOneUse())
       return std::nullopt;
     Operation *user = *arg.user_begin();
@@ -270,6 +304,17 @@ bool mlir::amp::trainstep::splitSharedConstants(func::FuncOp model) {
     SmallVector<OpOperand *> uses;
     for (OpOperand &use : c->getUses())
       uses.push_back(&use);
+    // An elided blob read twice may be one tied weight (fc(fc(x))) as well
+    // as equal copies merged by a CSE: nothing tells them apart, so the
+    // user hears which was assumed.
+    if (resourceKey(c) == kElidedResourceKey)
+      emitRemark(c.getLoc())
+          << "amp-build-train-step: this constant printed without its data "
+             "(__elided__) has "
+          << uses.size()
+          << " uses; each becomes a parameter of its own (an elided blob "
+             "has no key that would tie them); if it is one tied weight, "
+             "export the model with its blobs (its key then ties them)";
     // The original keeps one use; the copies are equal.
     b.setInsertionPointAfter(c);
     for (OpOperand *use : llvm::drop_end(uses)) {
