@@ -47,3 +47,12 @@ module {
     return %r : tensor<4x3xf32>
   }
 }
+//
+// Two outputs that name one file, or an output onto the step itself: the
+// last writer replaced the other's bytes (only the dump survived).
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --max-steps=2 --csv=%t/same.txt --dump-state=%t/same.txt 2>&1 | FileCheck %s --check-prefix=COLLIDE
+// COLLIDE: amp-run: --csv and --dump-state name the same file {{.*}}same.txt: one would replace the other; give two paths
+// RUN: cp %amp_src_root/examples/fashion-mnist/mlp.mlir %t/stepcopy.mlir
+// RUN: not amp-run %t/stepcopy.mlir --run=f32 --max-steps=2 --csv=%t/stepcopy.mlir 2>&1 | FileCheck %s --check-prefix=ONSTEP
+// ONSTEP: amp-run: --csv={{.*}}stepcopy.mlir is the step file it would replace; give another path
+// RUN: cmp %t/stepcopy.mlir %amp_src_root/examples/fashion-mnist/mlp.mlir

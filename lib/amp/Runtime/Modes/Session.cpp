@@ -248,6 +248,37 @@ std::optional<int> Session::checkOutputs() {
     const std::string &path;
     const char *naming;
   };
+  // Two outputs (or an output and the step) that name one file: the last
+  // writer would replace the others' bytes. (With several runs, or a
+  // directory, each output gets names of its own: P.<run>.csv, P.<run>.)
+  if (outputs == 1) {
+    std::vector<std::pair<std::string, std::string>> named = {
+        {"csv", r.csvPath},
+        {"dump-state", r.dumpStatePath},
+        {"autocast-report", r.rewrite.autocastReport},
+        {"save-model", r.saveModel}};
+    for (size_t i = 0; i < named.size(); ++i) {
+      const auto &[flag, path] = named[i];
+      if (path.empty() || isStream(path) ||
+          llvm::StringRef(path).ends_with("/"))
+        continue;
+      bool same = false;
+      if (path == r.stepPath ||
+          (!llvm::sys::fs::equivalent(path, r.stepPath, same) && same))
+        return fail("--" + flag + "=" + path +
+                    " is the step file it would replace; give another path");
+      for (size_t j = 0; j < i; ++j) {
+        const auto &[other, otherPath] = named[j];
+        if (otherPath.empty() || isStream(otherPath) ||
+            llvm::StringRef(otherPath).ends_with("/"))
+          continue;
+        if (otherPath == path ||
+            (!llvm::sys::fs::equivalent(otherPath, path, same) && same))
+          return fail("--" + other + " and --" + flag + " name the same file " +
+                      path + ": one would replace the other; give two paths");
+      }
+    }
+  }
   for (const Flag &f :
        {Flag{"csv", r.csvPath, "P.<run>.csv"},
         Flag{"dump-state", r.dumpStatePath, "P.<run>"},
