@@ -1,5 +1,10 @@
 // RUN: amp-opt %s -amp-split-long-sums --mlir-print-local-scope | FileCheck %s
 // RUN: amp-opt %s -amp-split-long-sums="max-partials=1000" --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
+// min-terms=300000: every sum here is shorter (the longest, the convolution
+// weight gradient, has 16 x 128 x 128 = 262144 terms), nothing is split.
+// RUN: amp-opt %s -amp-split-long-sums="min-terms=300000" | FileCheck %s --check-prefix=FEW
+// FEW-COUNT-10: linalg.generic
+// FEW-NOT: linalg.generic
 
 // amp-split-long-sums: float sums of >= 8192 terms per output element become
 // partial sums over B blocks of one reduction loop (from -0.0) and the sum of

@@ -15,3 +15,9 @@ func.func @forward(%x: tensor<4x16xf32>) -> tensor<4x16xf32> {
   return %y : tensor<4x16xf32>
 }
 }
+// Its two parameters cannot both be written back into the one constant:
+// amp-run --save-model refuses before training.
+// RUN: amp-opt %s --amp-build-train-step="loss=mse" -o %t.step 2>/dev/null
+// RUN: not amp-run %t.step --data=synthetic --run=f32 --save-model=%t.saved 2>&1 | FileCheck %s --check-prefix=SAVE
+// SAVE: amp-run: --save-model: the parameter argument #1 of @train_step and argument #0 come from the same elided constant (line {{[0-9]+}} of the model): one constant cannot hold two trained parameters
+// RUN: not ls %t.saved

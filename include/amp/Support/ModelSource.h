@@ -18,8 +18,12 @@
 
 namespace mlir::amp {
 
-/// The text every elided constant holds (MLIR's printer with
-/// --mlir-elide-resource-strings-if-larger).
+/// The key of every blob printed without its data
+/// (`--mlir-elide-resource-strings-if-larger`): distinct weights, whose
+/// values are unknown.
+constexpr llvm::StringLiteral kElidedResourceKey = "__elided__";
+/// The text every elided constant holds, and the part before its key.
+constexpr llvm::StringLiteral kResourcePrefix = "dense_resource<";
 constexpr llvm::StringLiteral kElidedResourceText =
     "dense_resource<__elided__>";
 

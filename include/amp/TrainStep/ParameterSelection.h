@@ -11,6 +11,7 @@
 #ifndef AMP_TRAINSTEP_PARAMETERSELECTION_H
 #define AMP_TRAINSTEP_PARAMETERSELECTION_H
 
+#include "amp/Support/ModelSource.h"
 #include "amp/TrainStep/TrainStepOptions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -83,11 +84,6 @@ struct ParameterPlan {
   /// (`normalisationAffineInit`) instead of random or 0.
   unsigned normWeightsAtOne = 0, normBiasesAtZero = 0;
 };
-
-/// The key of every blob printed without its data
-/// (`--mlir-elide-resource-strings-if-larger`): distinct weights, whose
-/// values are unknown.
-constexpr llvm::StringLiteral kElidedResourceKey = "__elided__";
 
 /// The dense_resource key of `constant`'s value, or "" for another value.
 std::string resourceKey(arith::ConstantOp constant);

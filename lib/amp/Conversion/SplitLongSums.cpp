@@ -8,6 +8,8 @@
 
 #include "amp/Conversion/Passes.h"
 
+#include "amp/Analysis/SumReduction.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"
@@ -38,17 +40,10 @@ struct Split {
 /// Whether every result of `op` is a float sum: the yielded value is
 /// `arith.addf` of the init's block argument (used only there) and a term.
 static bool isFloatSum(linalg::GenericOp op) {
-  for (OpOperand &init : op.getDpsInitsMutable()) {
-    if (!isa<FloatType>(getElementTypeOrSelf(init.get().getType())))
-      return false;
-    BlockArgument acc = op.getMatchingBlockArgument(&init);
-    auto add =
-        op.getMatchingYieldValue(&init)->get().getDefiningOp<arith::AddFOp>();
-    if (!add || !acc.hasOneUse() ||
-        (add.getLhs() != acc && add.getRhs() != acc))
-      return false;
-  }
-  return true;
+  return llvm::all_of(op.getDpsInitsMutable(), [&](OpOperand &init) {
+    return isa<FloatType>(getElementTypeOrSelf(init.get().getType())) &&
+           amp::isSumOfInitAndTerm(op, init);
+  });
 }
 
 /// Whether `op` has the shape of a matmul: three loops, one a reduction,

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/SumReduction.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Distributed/Passes.h"
 
@@ -182,12 +183,8 @@ void BatchDims::visit(Operation *op,
 /// `failure` names the first result that is not a sum.
 static LogicalResult matchSums(linalg::LinalgOp op, std::string &why) {
   for (OpOperand &init : op.getDpsInitsMutable()) {
-    BlockArgument acc = op.getMatchingBlockArgument(&init);
-    Value yielded = op.getMatchingYieldValue(&init)->get();
-    auto add = yielded.getDefiningOp<arith::AddFOp>();
-    if (!add || !acc.hasOneUse() ||
-        (add.getLhs() != acc && add.getRhs() != acc)) {
-      Operation *def = yielded.getDefiningOp();
+    if (!isSumOfInitAndTerm(op, init)) {
+      Operation *def = op.getMatchingYieldValue(&init)->get().getDefiningOp();
       if (isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp,
                           arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp,
                           arith::OrIOp, arith::AndIOp, arith::MaxSIOp,

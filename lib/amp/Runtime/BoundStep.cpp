@@ -6,6 +6,7 @@
 #include "amp/Runtime/ParameterInit.h"
 #include "amp/Support/Diagnostics.h"
 #include "amp/Support/MixedPrecisionConfig.h"
+#include "amp/Support/ModelSource.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 
 #include <cmath>
@@ -191,7 +192,7 @@ initialDataOf(func::FuncOp fn, unsigned i, const TensorSpec &spec) {
     DenseResourceElementsHandle handle = resource.getRawHandle();
     AsmResourceBlob *blob = handle.getBlob();
     if (!blob) {
-      if (handle.getKey() == "__elided__" || !holdsResourceBlobs(fn))
+      if (handle.getKey() == kElidedResourceKey || !holdsResourceBlobs(fn))
         return std::vector<char>(); // drawn at random (planRun notes it)
       return makeError(describeValue(fn, /*isArg=*/true, i) + ": its " +
                        kInitialValueAttr + " names the resource '" +

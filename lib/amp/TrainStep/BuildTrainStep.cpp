@@ -660,7 +660,7 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   }
   for (const Notice &n : notices) {
     std::string key = resourceKey(n.left->constant);
-    std::string what = key.empty() || key == "__elided__"
+    std::string what = key.empty() || key == kElidedResourceKey
                            ? "this constant"
                            : "constant '" + key + "'";
     if (n.constants.size() > 1)

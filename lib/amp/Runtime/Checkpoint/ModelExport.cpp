@@ -13,7 +13,6 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
-#include <cstring>
 #include <tuple>
 
 using namespace mlir;
@@ -70,7 +69,7 @@ mlir::amp::runtime::parameterModelBlobs(func::FuncOp trainFn) {
                  "write it into; --save-checkpoint=DIR keeps every trained "
                  "parameter");
     std::string key = resource.getRawHandle().getKey().str();
-    if (key == "__elided__")
+    if (key == kElidedResourceKey)
       return makeError(what + " starts from the elided blob __elided__ and "
                               "the step does not say where its constant is "
                               "(amp.elided_at: build the step again with "
@@ -211,8 +210,8 @@ llvm::Expected<std::string> mlir::amp::runtime::replaceResourceBlobs(
           "` there, where the step says the constant of a parameter is: it "
           "is not the model the step was built from (give the --model the "
           "step's parameters came from)");
-    edits.emplace_back(found + strlen("dense_resource<"), strlen("__elided__"),
-                       blob.key);
+    edits.emplace_back(found + kResourcePrefix.size(),
+                       kElidedResourceKey.size(), blob.key);
     named.insert(blob.key);
   }
   for (const auto &[key, bytes] : blobs) {
