@@ -207,15 +207,37 @@ func.func @dynamic_window(%x: tensor<1x1x?x5xf64>, %w: tensor<1x1x2x2xf64>, %out
 
 // -----
 
-func.func @gather(%table: tensor<4x2xf64>, %ids: tensor<3xindex>) -> tensor<f64> {
+func.func @gather_scaled(%table: tensor<4x2xf64>, %ids: tensor<3xindex>, %s: tensor<3xf64>) -> tensor<f64> {
   %zero = arith.constant 0.0 : f64
   %e = tensor.empty() : tensor<f64>
   %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
   %e2 = tensor.empty() : tensor<3x2xf64>
-  // expected-error @below {{amp-differentiate: the body reads the tensor 'tensor<4x2xf64>' from outside (a gather, e.g. tensor.extract for an embedding lookup); gathers have no adjoint rule: pass the tensor as an input with an indexing map instead}}
+  // expected-error @below {{amp-differentiate: the body reads the tensor 'tensor<4x2xf64>' from outside and does not yield the element it reads; only a gather that yields the element (an embedding lookup) is differentiated: pass the tensor as an input with an indexing map, or yield the gathered element from a generic of its own}}
+  %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids, %s : tensor<3xindex>, tensor<3xf64>) outs(%e2 : tensor<3x2xf64>) {
+  ^bb0(%id: index, %sc: f64, %o: f64):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%id, %j] : tensor<4x2xf64>
+    %m = arith.mulf %v, %sc : f64
+    linalg.yield %m : f64
+  } -> tensor<3x2xf64>
+  %l = linalg.reduce { arith.addf } ins(%rows : tensor<3x2xf64>) outs(%i : tensor<f64>) dimensions = [0, 1]
+  return %l : tensor<f64>
+}
+
+// -----
+
+func.func @gather_index_from_float(%table: tensor<4x2xf64>, %pos: tensor<3xf64>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %e2 = tensor.empty() : tensor<3x2xf64>
+  // expected-error @below {{amp-differentiate: this gather (tensor.extract of a differentiated tensor from outside the body) also reads the differentiated operand #0 in its body; only a body that yields the gathered element (an embedding lookup) is differentiated}}
   %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
-      ins(%ids : tensor<3xindex>) outs(%e2 : tensor<3x2xf64>) {
-  ^bb0(%id: index, %o: f64):
+      ins(%pos : tensor<3xf64>) outs(%e2 : tensor<3x2xf64>) {
+  ^bb0(%p: f64, %o: f64):
+    %k = arith.fptosi %p : f64 to i64
+    %id = arith.index_cast %k : i64 to index
     %j = linalg.index 1 : index
     %v = tensor.extract %table[%id, %j] : tensor<4x2xf64>
     linalg.yield %v : f64

@@ -7,7 +7,8 @@
 // layer norm with keepdim statistics, a max + argmax two-result reduction,
 // adaptive average pooling as `pooling_nchw_sum` + divide, hardswish as
 // cmpf/select chains, depthwise convolution with stride and padding, the
-// ReLU whose backward masks with the result.
+// ReLU whose backward masks with the result, the embedding lookup
+// (tensor.extract of a weight row by a token id) and its scatter-add.
 //
 //===----------------------------------------------------------------------===//
 
@@ -270,6 +271,38 @@ func.func @f(%x: tensor<1x4xf64>, %w: tensor<4x6xf64>, %v: tensor<6x3xf64>) -> t
   } -> tensor<1x3xf64>
 )mlir" + returnSumOfSquares("%y", {1, 3}) +
                                         "}\n");
+}
+
+// aten.embedding as torch-mlir lowers it: a generic over the output that
+// reads the weight row of each token id (i64 -> index_cast) with
+// tensor.extract; the adjoint scatter-adds into the weight. Ids repeat (the
+// rows' cotangents add up), row 5 is never read (its gradient is exactly
+// 0), and a matmul after the lookup makes the cotangents differ per row.
+TEST(TorchMlirIdioms, EmbeddingLookup) {
+  CheckOptions options;
+  Fill uniform = uniformFill(3);
+  options.fill = [uniform](unsigned arg, int64_t index) {
+    return arg == 1 ? double((index * 7 + 3) % 5) : uniform(arg, index);
+  };
+  expectGradientsMatchFiniteDifferences(R"mlir(
+func.func @f(%table: tensor<6x4xf64>, %ids: tensor<2x5xi64>, %w: tensor<4x3xf64>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<2x5x4xf64>
+  %rows = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                          iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<2x5xi64>) outs(%e : tensor<2x5x4xf64>) {
+  ^bb0(%id: i64, %o: f64):
+    %i = arith.index_cast %id : i64 to index
+    %j = linalg.index 2 : index
+    %v = tensor.extract %table[%i, %j] : tensor<6x4xf64>
+    linalg.yield %v : f64
+  } -> tensor<2x5x4xf64>
+  %flat = tensor.collapse_shape %rows [[0, 1], [2]] : tensor<2x5x4xf64> into tensor<10x4xf64>
+  %e3 = tensor.empty() : tensor<10x3xf64>
+  %z3 = linalg.fill ins(%zero : f64) outs(%e3 : tensor<10x3xf64>) -> tensor<10x3xf64>
+  %y = linalg.matmul ins(%flat, %w : tensor<10x4xf64>, tensor<4x3xf64>) outs(%z3 : tensor<10x3xf64>) -> tensor<10x3xf64>
+)mlir" + returnSumOfSquares("%y", {10, 3}) + "}\n",
+                                        options);
 }
 
 } // namespace

@@ -459,15 +459,20 @@ LogicalResult StructuredAdjoint::build() {
     return op->emitError() << "amp-differentiate: '" << op->getName()
                            << "' works on buffers; only ops on tensors are "
                               "differentiated (run it before bufferization)";
+  FailureOr<bool> gather = buildGatherAdjoint(b, op, state);
+  if (failed(gather) || *gather)
+    return failure(failed(gather));
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   for (Value v : captured)
     if (state.isActive(v) && !isa<FloatType>(v.getType()))
       return op->emitError()
              << "amp-differentiate: the body reads the tensor " << v.getType()
-             << " from outside (a gather, e.g. tensor.extract for an "
-                "embedding lookup); gathers have no adjoint rule: pass the "
-                "tensor as an input with an indexing map instead";
+             << " from outside and does not yield the element it reads; "
+                "only a gather that yields the element (an embedding "
+                "lookup) is differentiated: pass the tensor as an input "
+                "with an indexing map, or yield the gathered element from "
+                "a generic of its own";
   if (failed(collectOutputs()))
     return failure();
   if (outputs.empty())

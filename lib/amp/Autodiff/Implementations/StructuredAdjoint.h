@@ -40,6 +40,17 @@ enum class TieRule {
 LogicalResult buildStructuredAdjoint(OpBuilder &b, linalg::LinalgOp op,
                                      TieRule ties, AdjointState &state);
 
+/// The adjoint of a gather: a linalg.generic over parallel dimensions that
+/// yields `tensor.extract %T[i...]` of a differentiated tensor T captured
+/// from above, the indices computed in the body from integer inputs and
+/// linalg.index (torch-mlir's aten.embedding). Adds to T's cotangent the
+/// scatter-add of the output's cotangent in the lexicographic order of the
+/// iteration space (GatherAdjoint.cpp). False, with nothing built, when
+/// `op` is not such a gather; a located error when it is one whose indices
+/// or other reads cannot be handled.
+FailureOr<bool> buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp op,
+                                   AdjointState &state);
+
 namespace structured {
 
 /// How an output of a structured op is formed from its body.

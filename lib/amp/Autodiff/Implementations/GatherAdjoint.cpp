@@ -1,0 +1,196 @@
+//===- GatherAdjoint.cpp - adjoint of a gather generic (embedding lookup) -===//
+//
+// torch-mlir lowers aten.embedding to a linalg.generic over the output's
+// iteration space D whose body reads the weight it captures from above:
+//
+//   out[M_o(d)] = T[i_0(d), ..., i_r(d)]
+//
+// with each index i_k computed in the body from integer inputs (the token
+// ids, arith.index_cast) and linalg.index. The adjoint is a scatter-add,
+// PyTorch's embedding_backward (embedding_dense_backward):
+//
+//   dT[i(d)] += dout[M_o(d)]   for every d in D, in lexicographic order,
+//
+// built as an scf.for nest over D that carries dT (from zeros) and adds one
+// element per iteration. Repeated ids are summed in the order of d, so the
+// gradient has the same bits on any number of threads (the nest is one
+// sequential loop; amp-cpu-parallelize leaves it alone), which is what
+// PyTorch offers only with torch.use_deterministic_algorithms. An id out of
+// the table's range is undefined behaviour, as in the forward's
+// tensor.extract.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StructuredAdjoint.h"
+
+#include "amp/Autodiff/AdjointBuilders.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::amp::autodiff;
+
+/// The indices that `map` selects at the loop indices `ivs`: a dimension
+/// or a constant per result (torch-mlir's maps); failure otherwise.
+static FailureOr<SmallVector<Value>> indicesAt(OpBuilder &b, Location loc,
+                                               AffineMap map, ValueRange ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(ivs[dim.getPosition()]);
+    else if (auto c = dyn_cast<AffineConstantExpr>(e))
+      indices.push_back(arith::ConstantIndexOp::create(b, loc, c.getValue()));
+    else
+      return failure();
+  }
+  return indices;
+}
+
+/// True when every result of `map` is a dimension or a constant.
+static bool isDimOrConstantMap(AffineMap map) {
+  return llvm::all_of(map.getResults(), [](AffineExpr e) {
+    return isa<AffineDimExpr, AffineConstantExpr>(e);
+  });
+}
+
+/// The tensor.extract whose result `op` yields, when it reads a tensor
+/// captured from above; null otherwise.
+static tensor::ExtractOp yieldedGather(linalg::GenericOp op) {
+  if (op.getNumDpsInits() != 1)
+    return {};
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
+  if (!extract || extract->getParentOp() != op ||
+      op->getRegion(0).isAncestor(extract.getTensor().getParentRegion()))
+    return {};
+  return extract;
+}
+
+FailureOr<bool>
+mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
+                                        AdjointState &state) {
+  auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
+  if (!op)
+    return false;
+  tensor::ExtractOp gather = yieldedGather(op);
+  if (!gather || !state.isActive(gather.getTensor()))
+    return false;
+  Location loc = op.getLoc();
+  Value table = gather.getTensor();
+  // The indices must not depend on differentiated values: the body's other
+  // reads are integer inputs (the ids) and linalg.index.
+  if (op.getNumReductionLoops() != 0)
+    return op->emitError() << "amp-differentiate: this gather (tensor.extract "
+                              "of a differentiated tensor from outside the "
+                              "body) also reduces; only a gather over "
+                              "parallel dimensions (an embedding lookup) is "
+                              "differentiated";
+  for (OpOperand *operand : op.getOpOperandsMatchingBBargs())
+    if (state.isActive(operand->get()) &&
+        op.payloadUsesValueFromOperand(operand))
+      return op->emitError()
+             << "amp-differentiate: this gather (tensor.extract of a "
+                "differentiated tensor from outside the body) also reads the "
+                "differentiated operand #"
+             << operand->getOperandNumber()
+             << " in its body; only a body that yields the gathered element "
+                "(an embedding lookup) is differentiated";
+  llvm::SetVector<Value> captured;
+  getUsedValuesDefinedAbove(op->getRegions(), captured);
+  for (Value v : captured)
+    if (v != table && state.isActive(v))
+      return op->emitError() << "amp-differentiate: this gather also reads the "
+                                "differentiated value "
+                             << v.getType()
+                             << " from outside its body; only the gathered "
+                                "tensor may be differentiated";
+  Value cotangent = state.getCotangent(b, op->getResult(0));
+  if (!cotangent)
+    return true;
+  AffineMap outMap = op.getIndexingMapMatchingResult(op->getResult(0));
+  if (!isDimOrConstantMap(outMap))
+    return op->emitError() << "amp-differentiate: the gather's output has an "
+                              "indexing map with a result that is neither a "
+                              "dimension nor a constant";
+  for (OpOperand *operand : op.getDpsInputOperands())
+    if (op.payloadUsesValueFromOperand(operand) &&
+        !isDimOrConstantMap(op.getMatchingIndexingMap(operand)))
+      return op->emitError()
+             << "amp-differentiate: the gather's input #"
+             << operand->getOperandNumber()
+             << " has an indexing map with a result that is neither a "
+                "dimension nor a constant";
+
+  // The ops of the body that the gather's indices depend on (the extract
+  // and the yield excluded), in order.
+  Block *body = op.getBody();
+  llvm::SetVector<Operation *> needed;
+  SmallVector<Value> work(gather.getIndices().begin(),
+                          gather.getIndices().end());
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (arg && arg.getOwner() == body &&
+        op.isDpsInit(op.getMatchingOpOperand(arg)))
+      return op->emitError() << "amp-differentiate: the index of this gather "
+                                "reads the output's block argument; only "
+                                "indices computed from the inputs and "
+                                "linalg.index are differentiated";
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != body || !needed.insert(def))
+      continue;
+    if (!isPure(def) || def->getNumRegions() != 0)
+      return def->emitError() << "amp-differentiate: the index of this gather "
+                                 "is computed by an op with side effects or "
+                                 "regions; only pure index arithmetic is "
+                                 "differentiated";
+    llvm::append_range(work, def->getOperands());
+  }
+
+  SmallVector<Range, 4> ranges = linalgOp.createLoopRanges(b, loc);
+  SmallVector<Value> lbs, ubs, steps;
+  for (Range r : ranges) {
+    lbs.push_back(getValueOrCreateConstantIndexOp(b, loc, r.offset));
+    ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, r.size));
+    steps.push_back(getValueOrCreateConstantIndexOp(b, loc, r.stride));
+  }
+  Value zeros = buildZerosLike(b, loc, table);
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, lbs, ubs, steps, ValueRange{zeros},
+      [&](OpBuilder &nb, Location l, ValueRange ivs,
+          ValueRange acc) -> scf::ValueVector {
+        IRMapping mapping;
+        for (OpOperand *operand : op.getDpsInputOperands()) {
+          if (!op.payloadUsesValueFromOperand(operand))
+            continue;
+          SmallVector<Value> at =
+              *indicesAt(nb, l, op.getMatchingIndexingMap(operand), ivs);
+          mapping.map(op.getMatchingBlockArgument(operand),
+                      tensor::ExtractOp::create(nb, l, operand->get(), at));
+        }
+        for (Operation &forward : body->without_terminator()) {
+          if (!needed.contains(&forward))
+            continue;
+          if (auto index = dyn_cast<linalg::IndexOp>(forward)) {
+            mapping.map(index.getResult(), ivs[index.getDim()]);
+            continue;
+          }
+          nb.clone(forward, mapping);
+        }
+        SmallVector<Value> at;
+        for (Value index : gather.getIndices())
+          at.push_back(mapping.lookupOrDefault(index));
+        Value seed = tensor::ExtractOp::create(nb, l, cotangent,
+                                               *indicesAt(nb, l, outMap, ivs));
+        Value old = tensor::ExtractOp::create(nb, l, acc[0], at);
+        Value sum = arith::AddFOp::create(nb, l, old, seed);
+        return {tensor::InsertOp::create(nb, l, sum, acc[0], at)};
+      });
+  state.addCotangent(table, nest.results[0]);
+  return true;
+}
