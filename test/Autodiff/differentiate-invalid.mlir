@@ -365,3 +365,42 @@ func.func @recursive_call(%x: tensor<2xf64>) -> tensor<f64> {
   %l = linalg.reduce { arith.addf } ins(%y : tensor<2xf64>) outs(%i : tensor<f64>) dimensions = [0]
   return %l : tensor<f64>
 }
+
+// -----
+
+func.func @gather_reduces(%table: tensor<4x2xf64>, %ids: tensor<3xindex>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %e2 = tensor.empty() : tensor<2xf64>
+  // expected-error @below {{amp-differentiate: this gather (tensor.extract of a differentiated tensor from outside the body) also reduces; only a gather over parallel dimensions (an embedding lookup) is differentiated}}
+  %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]}
+      ins(%ids : tensor<3xindex>) outs(%e2 : tensor<2xf64>) {
+  ^bb0(%id: index, %o: f64):
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%id, %j] : tensor<4x2xf64>
+    linalg.yield %v : f64
+  } -> tensor<2xf64>
+  %l = linalg.reduce { arith.addf } ins(%rows : tensor<2xf64>) outs(%i : tensor<f64>) dimensions = [0]
+  return %l : tensor<f64>
+}
+
+// -----
+
+func.func @gather_index_from_output(%table: tensor<4x2xf64>, %ids: tensor<3xindex>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %init = tensor.empty() : tensor<3x2xf64>
+  // expected-error @below {{amp-differentiate: the index of this gather reads the output's block argument; only indices computed from the inputs and linalg.index are differentiated}}
+  %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<3xindex>) outs(%init : tensor<3x2xf64>) {
+  ^bb0(%id: index, %o: f64):
+    %k = arith.fptosi %o : f64 to i64
+    %r = arith.index_cast %k : i64 to index
+    %v = tensor.extract %table[%r, %id] : tensor<4x2xf64>
+    linalg.yield %v : f64
+  } -> tensor<3x2xf64>
+  %l = linalg.reduce { arith.addf } ins(%rows : tensor<3x2xf64>) outs(%i : tensor<f64>) dimensions = [0, 1]
+  return %l : tensor<f64>
+}
