@@ -8,12 +8,17 @@
 #
 # Usage: scripts/gpu-bundle.sh [OUT]   (default OUT: ./.gpu-bundle)
 # Writes two parts, each one xz tarball small enough to travel alone:
-#   OUT/train/payload.tar.xz  amp-run, the runtime, lit + FileCheck, the data
+#   OUT/train/payload.tar.xz  amp-run, the runtime, lit + FileCheck, the data,
+#                             the steps amp-build-train-step makes of the
+#                             examples/pytorch models (steps/NAME.mlir)
 #                             (gpu-check.sh --bundle ... --part=train)
 #   OUT/bench/payload.tar.xz  amp-bench-gpu-fused-check and the runtime
 #                             (gpu-check.sh --bundle ... --part=bench)
 # Environment: AMP_BUNDLE_BUILD_DIR (default ./build-bundle), DATA_DIR
-# (default /usr/share/datasets/fashion-mnist), JOBS (default nproc).
+# (default /usr/share/datasets/fashion-mnist), JOBS (default nproc),
+# TRAIN_EXAMPLES (default all 60000: keep only the first N training examples,
+# for a transfer that must also carry the source tree: the train part is
+# about 64 MiB with all of them; 36000 saves about 9 MB).
 # Needs scripts/install-deps.sh (lld, libzstd-dev, Google Benchmark, CUDA).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -39,9 +44,9 @@ cmake -G Ninja -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 "${launcher[@]}" \
   -DAMP_LINK_LLVM_STATIC=ON \
   -DAMP_BUILD_TESTS=OFF -DAMP_BUILD_BENCHMARKS=ON >/dev/null
-say "building amp-run amp-bench-gpu-fused-check amp_cuda_runtime"
+say "building amp-opt amp-run amp-bench-gpu-fused-check amp_cuda_runtime"
 cmake --build "$build" -j "$jobs" \
-  --target amp-run amp-bench-gpu-fused-check amp_cuda_runtime >/dev/null
+  --target amp-opt amp-run amp-bench-gpu-fused-check amp_cuda_runtime >/dev/null
 for tool in amp-run amp-bench-gpu-fused-check; do
   if ldd "$build/bin/$tool" | grep -q 'libLLVM\|libMLIR'; then
     say "$tool still links libLLVM.so/libMLIR.so" >&2
@@ -81,10 +86,40 @@ import lit.llvm
 lit.llvm.initialize(lit_config, config)
 lit_config.load_config(config, os.path.join(config.amp_src_root, "test", "lit.cfg.py"))
 EOF
+# The steps of the models that gpu-check.sh builds from forward models (its
+# "models" list: name, source, batch), made here since amp-opt stays here.
+mkdir -p "$t/steps"
+for spec in cnn:examples/pytorch/cnn.mlir:128 \
+            pytorch-transformer:examples/pytorch/transformer.mlir:64; do
+  IFS=: read -r name src batch <<<"$spec"
+  "$build/bin/amp-opt" "$root/$src" \
+    --amp-build-train-step="loss=softmax-cross-entropy optimizer=momentum batch=$batch" \
+    -o "$t/steps/$name.mlir"
+done
 # Raw IDX (xz packs it tighter than gzip); gpu-check.sh gzips it again.
 for f in "$data"/*-ubyte.gz; do
   gzip -dc "$f" > "$t/data/$(basename "$f" .gz)"
 done
+if [ -n "${TRAIN_EXAMPLES:-}" ]; then
+  # The first N examples: the count in the IDX header (big-endian, bytes
+  # 4-7) and the file cut after N records.
+  python3 - "$t/data" "$TRAIN_EXAMPLES" <<'PY'
+import os, struct, sys
+folder, n = sys.argv[1], int(sys.argv[2])
+for name, header, record in (("train-images-idx3-ubyte", 16, 784),
+                             ("train-labels-idx1-ubyte", 8, 1)):
+    path = os.path.join(folder, name)
+    with open(path, "r+b") as f:
+        f.seek(4)
+        (count,) = struct.unpack(">I", f.read(4))
+        if not 0 < n <= count:
+            sys.exit(f"gpu-bundle: TRAIN_EXAMPLES={n}: {name} holds {count}")
+        f.seek(4)
+        f.write(struct.pack(">I", n))
+        f.truncate(header + n * record)
+PY
+  say "kept the first $TRAIN_EXAMPLES training examples"
+fi
 # bench: the fused-check benchmark and the runtime beside it.
 b="$stage/bench"
 mkdir -p "$b/bin" "$b/lib"

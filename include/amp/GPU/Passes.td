@@ -192,18 +192,23 @@ def GPUMapParallelLoops
   let summary = "Tile outermost scf.parallel loops to blocks and threads";
   let description = [{
     Replaces upstream `gpu-map-parallel-loops` for the step: every
-    outermost `scf.parallel` is tiled (`scf::tileParallelLoop`, guards
-    instead of min/max bounds) into a block loop and a thread loop and both
-    get `#gpu.loop_dim_map` attributes. The innermost (unit-stride) loop
-    dimension maps to x so that neighbouring threads touch neighbouring
-    elements (coalesced loads); up to three dimensions map to x, y, z, the
-    rest run sequentially in each thread. Thread tiles: 256 for 1-d loops,
-    8 x 32 for 2-d, 1 x 8 x 32 for 3-d and more (option `block-size` sets
-    the 1-d size).
+    outermost `scf.parallel` is collapsed to one dimension (upstream's
+    `collapseParallelLoops`; the last dimension varies fastest, so
+    neighbouring threads touch neighbouring elements of a row-major buffer:
+    coalesced loads and stores), then tiled (`scf::tileParallelLoop`, a
+    guard instead of min/max bounds) into a block loop over
+    ceil(n / block-size) blocks (block x, up to 2^31 - 1) and a thread loop
+    of `block-size` threads (thread x), both with `#gpu.loop_dim_map`
+    attributes. Every iteration of the nest gets a thread of its own,
+    whatever the rank and the sizes: until 2026-12-04 dimensions beyond the
+    third ran sequentially in each thread and small inner dimensions left
+    most of a 32 x 8 thread tile idle (a convolution's weight gradient,
+    loops 128 x 16 x 8 x 3 x 3: 2048 iterations per thread and 9 of 256
+    threads busy; docs/performance.md, "GPU").
   }];
   let options = [
     Option<"blockSize", "block-size", "int64_t", "256",
-           "Threads per block for one-dimensional loops">,
+           "Threads per block">,
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",

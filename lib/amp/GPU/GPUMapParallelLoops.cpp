@@ -1,7 +1,8 @@
 //===- GPUMapParallelLoops.cpp - amp-gpu-map-parallel-loops ---------------===//
 //
-// Tiles every outermost scf.parallel into a block loop and a thread loop and
-// maps both to GPU processors, innermost dimension to x (coalesced).
+// Collapses every outermost scf.parallel to one dimension, tiles it into a
+// block loop and a thread loop of block-size threads and maps them to
+// block x and thread x. See the pass description in GPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,6 +10,10 @@
 
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <numeric>
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_GPUMAPPARALLELLOOPS
@@ -17,33 +22,34 @@ namespace mlir::amp {
 
 using namespace mlir;
 
-/// Threads per block along each loop dimension: x is the innermost loop.
-static SmallVector<int64_t> threadTile(unsigned rank, int64_t blockSize) {
-  SmallVector<int64_t> tile(rank, 1);
-  if (rank == 1) {
-    tile[0] = blockSize;
-  } else {
-    tile[rank - 1] = 32;
-    tile[rank - 2] = 8;
-  }
-  return tile;
+/// Maps the one dimension of `loop` to processor `p`.
+static void map(scf::ParallelOp loop, gpu::Processor p) {
+  MLIRContext *ctx = loop.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  (void)gpu::setMappingAttr(
+      loop, {gpu::ParallelLoopDimMappingAttr::get(ctx, p, id, id)});
 }
 
-/// Innermost dimension -> x, then y, then z; the others sequential.
-static void map(scf::ParallelOp loop, gpu::Processor x) {
-  MLIRContext *ctx = loop.getContext();
-  unsigned rank = loop.getNumLoops();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
-  SmallVector<gpu::ParallelLoopDimMappingAttr> mapping;
-  for (unsigned d = 0; d < rank; ++d) {
-    unsigned fromInner = rank - 1 - d;
-    gpu::Processor p =
-        fromInner < 3
-            ? static_cast<gpu::Processor>(static_cast<uint64_t>(x) + fromInner)
-            : gpu::Processor::Sequential;
-    mapping.push_back(gpu::ParallelLoopDimMappingAttr::get(ctx, p, id, id));
-  }
-  (void)gpu::setMappingAttr(loop, mapping);
+/// `op` with all its dimensions collapsed into one, the last the fastest
+/// (upstream's collapseParallelLoops: the linear index is split back with
+/// remsi/divsi in the body).
+static scf::ParallelOp collapseToOneDim(RewriterBase &rewriter,
+                                        scf::ParallelOp op) {
+  if (op.getNumLoops() == 1)
+    return op;
+  Block *block = op->getBlock();
+  Operation *before = op->getPrevNode();
+  Operation *after = op->getNextNode();
+  std::vector<unsigned> all(op.getNumLoops());
+  std::iota(all.begin(), all.end(), 0u);
+  collapseParallelLoops(rewriter, op, {all});
+  auto it = before ? std::next(before->getIterator()) : block->begin();
+  auto end = after ? after->getIterator() : block->end();
+  scf::ParallelOp collapsed;
+  for (; it != end; ++it)
+    if (auto parallel = dyn_cast<scf::ParallelOp>(*it))
+      collapsed = parallel;
+  return collapsed;
 }
 
 namespace {
@@ -65,10 +71,24 @@ struct GPUMapParallelLoopsPass
           !op->getParentOfType<gpu::LaunchOp>())
         outermost.push_back(op);
     });
+    IRRewriter rewriter(&getContext());
     for (scf::ParallelOp op : outermost) {
-      auto [blocks, threads] =
-          scf::tileParallelLoop(op, threadTile(op.getNumLoops(), blockSize),
-                                /*noMinMaxBounds=*/true);
+      // The pipeline's loops come from linalg (reductions are scf.for
+      // inside); a parallel reduction has no one-thread-per-iteration form.
+      if (op.getNumResults() != 0) {
+        op->emitError("amp-gpu-map-parallel-loops: an scf.parallel with "
+                      "reductions is not mapped to the GPU");
+        return signalPassFailure();
+      }
+      rewriter.setInsertionPoint(op);
+      scf::ParallelOp flat = collapseToOneDim(rewriter, op);
+      if (!flat) {
+        op->emitError("amp-gpu-map-parallel-loops: collapsing the loop to "
+                      "one dimension failed");
+        return signalPassFailure();
+      }
+      auto [blocks, threads] = scf::tileParallelLoop(
+          flat, {static_cast<int64_t>(blockSize)}, /*noMinMaxBounds=*/true);
       map(blocks, gpu::Processor::BlockX);
       map(threads, gpu::Processor::ThreadX);
     }

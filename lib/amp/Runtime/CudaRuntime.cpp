@@ -14,6 +14,19 @@
 // that the trainer stops with a clear message after the step. Later calls
 // keep running (the driver itself returns errors once a context is broken).
 //
+// Memory: stream-ordered allocations (cuMemAllocAsync) from the device's
+// default pool, whose release threshold is raised to "never" once per
+// device: with CUDA's default (0) the pool hands its memory back to the
+// driver at every synchronization, and the next step's allocations map it
+// again (cudaMemPoolAttrReleaseThreshold, CUDA C++ Programming Guide,
+// "Stream Ordered Memory Allocator"; PyTorch's caching allocator keeps its
+// blocks for the same reason).
+//
+// AMP_CUDA_PROFILE=1 times every kernel launch with a pair of events and
+// prints, when the process exits, the kernels by total time (module load
+// order, grid and block, calls, total and mean) and their sum: where a
+// step's device time goes, without a profiler on the machine.
+//
 // Built only when CMake finds a CUDA toolkit; linked against libcuda
 // (the driver stub lib64/stubs/libcuda.so is enough to build), and loaded
 // with dlopen by amp-run --device=cuda, so amp-run itself never needs the
@@ -23,11 +36,15 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #define AMP_EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -74,10 +91,133 @@ bool ensureContext() {
     return false;
   if (!check(cuCtxSetCurrent(context), "cuCtxSetCurrent"))
     return false;
+  static std::once_flag poolOnce;
+  std::call_once(poolOnce, [device] {
+    CUmemoryPool pool;
+    cuuint64_t never = UINT64_MAX;
+    if (check(cuDeviceGetDefaultMemPool(&pool, device),
+              "cuDeviceGetDefaultMemPool"))
+      check(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                  &never),
+            "cuMemPoolSetAttribute");
+  });
   current = context;
   currentDevice = defaultDevice;
   return true;
 }
+/// AMP_CUDA_PROFILE: per-kernel device time from events around launches.
+class KernelProfile {
+public:
+  static KernelProfile &get() {
+    static KernelProfile profile;
+    return profile;
+  }
+  bool enabled() const { return on; }
+
+  void moduleLoaded(CUmodule module) {
+    std::lock_guard<std::mutex> lock(mutex);
+    modules.emplace(module, modules.size());
+  }
+  void functionFound(CUfunction function, CUmodule module, const char *name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = modules.find(module);
+    Stats &stats = kernels[function];
+    stats.name = std::string(name) + "#" +
+                 std::to_string(it == modules.end() ? -1 : int(it->second));
+  }
+  /// Records events around the launch that `launch` makes.
+  template <typename Launch>
+  void time(CUfunction function, CUstream stream, const unsigned grid[3],
+            const unsigned block[3], Launch launch) {
+    Pending p{function, nullptr, nullptr};
+    cuEventCreate(&p.start, CU_EVENT_DEFAULT);
+    cuEventCreate(&p.end, CU_EVENT_DEFAULT);
+    cuEventRecord(p.start, stream);
+    launch();
+    cuEventRecord(p.end, stream);
+    std::lock_guard<std::mutex> lock(mutex);
+    Stats &stats = kernels[function];
+    if (stats.calls == 0) {
+      std::copy(grid, grid + 3, stats.grid);
+      std::copy(block, block + 3, stats.block);
+      stats.firstLaunch = launches;
+    }
+    ++launches;
+    pending.push_back(p);
+  }
+  /// Reads the events of launches that have finished (after a sync).
+  void collect() {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (Pending &p : pending) {
+      float ms = 0;
+      if (cuEventSynchronize(p.end) == CUDA_SUCCESS &&
+          cuEventElapsedTime(&ms, p.start, p.end) == CUDA_SUCCESS) {
+        Stats &stats = kernels[p.function];
+        ++stats.calls;
+        stats.ms += ms;
+      }
+      cuEventDestroy(p.start);
+      cuEventDestroy(p.end);
+    }
+    pending.clear();
+  }
+
+private:
+  struct Stats {
+    std::string name = "?";
+    unsigned grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+    uint64_t calls = 0, firstLaunch = 0;
+    double ms = 0;
+  };
+  struct Pending {
+    CUfunction function;
+    CUevent start, end;
+  };
+  KernelProfile() {
+    const char *env = std::getenv("AMP_CUDA_PROFILE");
+    on = env && *env && std::strcmp(env, "0") != 0;
+  }
+  ~KernelProfile() {
+    if (!on)
+      return;
+    collect();
+    std::vector<const Stats *> rows;
+    double total = 0;
+    for (auto &entry : kernels) {
+      rows.push_back(&entry.second);
+      total += entry.second.ms;
+    }
+    std::sort(rows.begin(), rows.end(),
+              [](const Stats *a, const Stats *b) { return a->ms > b->ms; });
+    std::fprintf(stderr,
+                 "amp cuda profile: %zu kernels, %llu launches, %.3f ms on "
+                 "the device in all\n"
+                 "%-26s %6s %16s %14s %9s %11s %10s %6s\n",
+                 rows.size(), (unsigned long long)launches, total,
+                 "kernel#module", "first", "grid", "block", "calls", "total ms",
+                 "mean us", "share");
+    for (const Stats *r : rows) {
+      char grid[48], block[48];
+      std::snprintf(grid, sizeof(grid), "%ux%ux%u", r->grid[0], r->grid[1],
+                    r->grid[2]);
+      std::snprintf(block, sizeof(block), "%ux%ux%u", r->block[0], r->block[1],
+                    r->block[2]);
+      std::fprintf(stderr,
+                   "%-26s %6llu %16s %14s %9llu %11.3f %10.2f %5.1f%%\n",
+                   r->name.c_str(), (unsigned long long)r->firstLaunch, grid,
+                   block, (unsigned long long)r->calls, r->ms,
+                   r->calls ? 1e3 * r->ms / double(r->calls) : 0.0,
+                   total > 0 ? 100.0 * r->ms / total : 0.0);
+    }
+  }
+
+  bool on = false;
+  std::mutex mutex;
+  std::map<CUmodule, size_t> modules;
+  std::map<CUfunction, Stats> kernels;
+  std::vector<Pending> pending;
+  uint64_t launches = 0;
+};
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -89,8 +229,10 @@ AMP_EXPORT void mgpuSetDefaultDevice(int32_t device) { defaultDevice = device; }
 /// A cubin or fatbin (gpu.binary format=bin|fatbin).
 AMP_EXPORT CUmodule mgpuModuleLoad(void *data, size_t /*gpuBlobSize*/) {
   CUmodule module = nullptr;
-  if (ensureContext())
-    check(cuModuleLoadData(&module, data), "cuModuleLoadData");
+  if (ensureContext() &&
+      check(cuModuleLoadData(&module, data), "cuModuleLoadData") &&
+      KernelProfile::get().enabled())
+    KernelProfile::get().moduleLoaded(module);
   return module;
 }
 
@@ -106,9 +248,12 @@ AMP_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
   void *values[] = {log, reinterpret_cast<void *>(sizeof(log)),
                     reinterpret_cast<void *>(static_cast<intptr_t>(optLevel))};
   if (!check(cuModuleLoadDataEx(&module, data, 3, options, values),
-             "cuModuleLoadDataEx (PTX JIT)") &&
-      log[0])
-    std::fprintf(stderr, "amp cuda runtime: PTX JIT log:\n%s\n", log);
+             "cuModuleLoadDataEx (PTX JIT)")) {
+    if (log[0])
+      std::fprintf(stderr, "amp cuda runtime: PTX JIT log:\n%s\n", log);
+  } else if (KernelProfile::get().enabled()) {
+    KernelProfile::get().moduleLoaded(module);
+  }
   return module;
 }
 
@@ -119,8 +264,11 @@ AMP_EXPORT void mgpuModuleUnload(CUmodule module) {
 
 AMP_EXPORT CUfunction mgpuModuleGetFunction(CUmodule module, const char *name) {
   CUfunction function = nullptr;
-  if (module)
-    check(cuModuleGetFunction(&function, module, name), "cuModuleGetFunction");
+  if (module &&
+      check(cuModuleGetFunction(&function, module, name),
+            "cuModuleGetFunction") &&
+      KernelProfile::get().enabled())
+    KernelProfile::get().functionFound(function, module, name);
   return function;
 }
 
@@ -146,9 +294,17 @@ AMP_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
                                smem),
             "cuFuncSetAttribute");
   }
-  check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
-                       smem, stream, params, extra),
-        "cuLaunchKernel");
+  auto launch = [&] {
+    check(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ,
+                         smem, stream, params, extra),
+          "cuLaunchKernel");
+  };
+  KernelProfile &profile = KernelProfile::get();
+  if (!profile.enabled())
+    return launch();
+  unsigned grid[3] = {unsigned(gridX), unsigned(gridY), unsigned(gridZ)};
+  unsigned block[3] = {unsigned(blockX), unsigned(blockY), unsigned(blockZ)};
+  profile.time(function, stream, grid, block, launch);
 }
 
 AMP_EXPORT CUstream mgpuStreamCreate() {
@@ -165,6 +321,8 @@ AMP_EXPORT void mgpuStreamDestroy(CUstream stream) {
 
 AMP_EXPORT void mgpuStreamSynchronize(CUstream stream) {
   check(cuStreamSynchronize(stream), "cuStreamSynchronize");
+  if (KernelProfile::get().enabled())
+    KernelProfile::get().collect();
 }
 
 AMP_EXPORT void mgpuStreamWaitEvent(CUstream stream, CUevent event) {

@@ -52,6 +52,8 @@ CUresult cuEventDestroy_v2(void *e) { return 0; }
 CUresult cuEventRecord(void *e, void *s) { return 0; }
 CUresult cuEventSynchronize(void *e) { return 0; }
 CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) { *ms = 1; return 0; }
+CUresult cuDeviceGetDefaultMemPool(void **p, int d) { *p = (void *)6; return 0; }
+CUresult cuMemPoolSetAttribute(void *p, int attr, void *v) { return 0; }
 CUresult cuMemAlloc_v2(uint64_t *p, size_t n) { *p = (uint64_t)calloc(1, n); return 0; }
 CUresult cuMemAllocAsync(uint64_t *p, size_t n, void *s) { *p = (uint64_t)calloc(1, n); return 0; }
 CUresult cuMemAllocManaged(uint64_t *p, size_t n, unsigned f) { *p = (uint64_t)calloc(1, n); return 0; }
