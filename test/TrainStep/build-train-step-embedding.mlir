@@ -23,7 +23,10 @@
 // labels come from a teacher of the model's shape), and the state after an
 // epoch has the same bits on one thread and on two. Autocast leaves the
 // lookup in f32, as PyTorch's autocast leaves embedding (not on its lists).
+// RUN: amp-opt %t.mlir -amp-autocast=remarks=true 2>&1 >/dev/null | FileCheck %s --check-prefix=POLICY
+// POLICY: remark: autocast: deny (gather (embedding lookup): stays in its table's type, fp32
 // RUN: amp-run %t.mlir --data=synthetic --run=f32,f16+dynamic,bf16 --epochs=2 --progress=false 2>&1 | FileCheck %s --check-prefix=TRAIN
+// TRAIN-NOT: unknown op
 // TRAIN: f32{{ +}}2.{{[0-2]}}
 // TRAIN: f16 + dynamic{{ +}}2.{{[0-2]}}
 // TRAIN: bf16{{ +}}2.{{[0-2]}}

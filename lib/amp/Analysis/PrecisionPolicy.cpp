@@ -10,6 +10,7 @@
 
 #include "amp/Analysis/PrecisionPolicy.h"
 
+#include "amp/Analysis/Gather.h"
 #include "amp/Dialect/Amp/IR/AmpOps.h"
 #include "amp/Support/Counts.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -223,6 +224,12 @@ static OpPrecision classifyLinalg(linalg::LinalgOp op) {
   if (isa<linalg::FillOp, linalg::CopyOp, linalg::TransposeOp,
           linalg::BroadcastOp>(op.getOperation()))
     return {PrecisionClass::Clear, "data movement"};
+  if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+      generic && getYieldedGather(generic))
+    return {PrecisionClass::Deny,
+            "gather (embedding lookup): stays in its table's type, fp32 (not "
+            "on PyTorch autocast's lists: embedding runs in the weight's "
+            "dtype)"};
   OpPrecision body = classifyBody(op->getRegion(0));
   if (body.cls == PrecisionClass::Deny && isFusedNormalization(op))
     return {PrecisionClass::Infer,

@@ -23,6 +23,7 @@
 
 #include "StructuredAdjoint.h"
 
+#include "amp/Analysis/Gather.h"
 #include "amp/Autodiff/AdjointBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -58,26 +59,13 @@ static bool isDimOrConstantMap(AffineMap map) {
   });
 }
 
-/// The tensor.extract whose result `op` yields, when it reads a tensor
-/// captured from above; null otherwise.
-static tensor::ExtractOp yieldedGather(linalg::GenericOp op) {
-  if (op.getNumDpsInits() != 1)
-    return {};
-  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
-  auto extract = yield.getOperand(0).getDefiningOp<tensor::ExtractOp>();
-  if (!extract || extract->getParentOp() != op ||
-      op->getRegion(0).isAncestor(extract.getTensor().getParentRegion()))
-    return {};
-  return extract;
-}
-
 FailureOr<bool>
 mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
                                         AdjointState &state) {
   auto op = dyn_cast<linalg::GenericOp>(linalgOp.getOperation());
   if (!op)
     return false;
-  tensor::ExtractOp gather = yieldedGather(op);
+  tensor::ExtractOp gather = getYieldedGather(op);
   if (!gather || !state.isActive(gather.getTensor()))
     return false;
   Location loc = op.getLoc();

@@ -1,0 +1,28 @@
+//===- Gather.h - linalg generics that gather from a captured tensor -*- C++
+//-*-===//
+//
+// torch-mlir lowers aten.embedding (and index_select) to a linalg.generic
+// whose body reads an element of a tensor captured from above with
+// tensor.extract, the indices computed from integer inputs (token ids,
+// arith.index_cast) and linalg.index, and yields it. Autocast leaves such a
+// gather in its table's type (PrecisionPolicy); amp-differentiate gives it a
+// scatter-add (Autodiff/Implementations/GatherAdjoint.cpp). No mutation.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_ANALYSIS_GATHER_H
+#define AMP_ANALYSIS_GATHER_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::amp {
+
+/// The tensor.extract whose result `op` (with one output) yields, when the
+/// tensor it reads is defined outside `op`; null otherwise. Says nothing
+/// about how the indices are computed.
+tensor::ExtractOp getYieldedGather(linalg::GenericOp op);
+
+} // namespace mlir::amp
+
+#endif // AMP_ANALYSIS_GATHER_H
