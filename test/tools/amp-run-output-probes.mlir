@@ -56,3 +56,31 @@ module {
 // RUN: not amp-run %t/stepcopy.mlir --run=f32 --max-steps=2 --csv=%t/stepcopy.mlir 2>&1 | FileCheck %s --check-prefix=ONSTEP
 // ONSTEP: amp-run: --csv={{.*}}stepcopy.mlir is the step file it would replace; give another path
 // RUN: cmp %t/stepcopy.mlir %amp_src_root/examples/fashion-mnist/mlp.mlir
+//
+// An output onto the checkpoint file --save-checkpoint writes, or onto a
+// file the run reads (a data file, under any spelling, or the checkpoint
+// --resume reads): the output would have replaced it (a CSV in place of
+// the checkpoint, which the next --resume could not read).
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=f32 --max-steps=2 --csv=%t/ck/checkpoint.safetensors --save-checkpoint=%t/ck 2>&1 | FileCheck %s --check-prefix=ONCKPT
+// ONCKPT: amp-run: --csv and --save-checkpoint name the same file {{.*}}ck/checkpoint.safetensors: one would replace the other; give two paths
+// RUN: echo x > %t/x.npy && echo y > %t/y.npy
+// RUN: not %{run} --data=npy:%t/x.npy,%t/y.npy --csv=%t/./y.npy 2>&1 | FileCheck %s --check-prefix=ONDATA
+// ONDATA: amp-run: --csv={{.*}}y.npy is a data file of --data it would replace; give another path
+// RUN: not %{run} --data=npy:%t/x.npy,%t/y.npy --dump-state=%t/x.npy 2>&1 | FileCheck %s --check-prefix=ONDATA-STATE
+// ONDATA-STATE: amp-run: --dump-state={{.*}}x.npy is a data file of --data it would replace; give another path
+// RUN: echo y | cmp - %t/y.npy
+// RUN: mkdir -p %t/idx && touch %t/idx/t10k-labels-idx1-ubyte.gz
+// RUN: not %{run} --data=idx:%t/idx --save-model=%t/idx/t10k-labels-idx1-ubyte.gz --model=%s 2>&1 | FileCheck %s --check-prefix=ONIDX
+// ONIDX: amp-run: --save-model={{.*}}t10k-labels-idx1-ubyte.gz is a data file of --data it would replace; give another path
+// RUN: %{run} --save-checkpoint=%t/ck2 > /dev/null
+// RUN: not %{run} --resume=%t/ck2 --csv=%t/ck2/checkpoint.safetensors 2>&1 | FileCheck %s --check-prefix=ONRESUME
+// ONRESUME: amp-run: --csv={{.*}}ck2/checkpoint.safetensors is the checkpoint --resume reads it would replace; give another path
+// Saving into the checkpoint a run resumes from is how a run goes on.
+// RUN: %{run} --resume=%t/ck2 --save-checkpoint=%t/ck2 --epochs=2 > /dev/null
+//
+// --dump-state=DIR/ with several runs writes DIR/<run> (it wrote hidden
+// files DIR/.f32, DIR/.bf16), as --csv=DIR/ writes DIR/<run>.csv.
+// RUN: amp-run %t/step.mlir --data=synthetic --run=f32,bf16 --max-steps=2 --progress=false --dump-state=%t/states/ > /dev/null
+// RUN: ls %t/states | FileCheck %s --check-prefix=STATES
+// STATES: bf16
+// STATES-NEXT: f32

@@ -47,6 +47,13 @@ public:
 llvm::Expected<std::unique_ptr<DataSource>>
 parseDataSource(llvm::StringRef spec, const std::string &dataDir);
 
+/// The files `--data=spec` reads (with `dataDir` as for parseDataSource),
+/// whether they exist or not: the four IDX files of a directory, with and
+/// without .gz, or the listed .npy files; none for synthetic data or a
+/// malformed spec. amp-run refuses an output that would replace one.
+std::vector<std::string> dataSourceFiles(llvm::StringRef spec,
+                                         const std::string &dataDir);
+
 /// The IDX files of `dir` (IdxSource.cpp): train-images-idx3-ubyte and
 /// train-labels-idx1-ubyte, t10k-images-idx3-ubyte and
 /// t10k-labels-idx1-ubyte, each gzip-compressed (`.gz`) or not.

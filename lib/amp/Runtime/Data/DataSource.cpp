@@ -17,17 +17,20 @@ static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// The directory of `--data=fashion-mnist`: `dataDir`, else $AMP_DATA_DIR,
+/// else Debian's.
+static std::string fashionMnistDir(const std::string &dataDir) {
+  if (!dataDir.empty())
+    return dataDir;
+  const char *env = std::getenv("AMP_DATA_DIR");
+  return env && *env ? env : "/usr/share/datasets/fashion-mnist";
+}
+
 llvm::Expected<std::unique_ptr<DataSource>>
 mlir::amp::runtime::parseDataSource(llvm::StringRef spec,
                                     const std::string &dataDir) {
-  if (spec == "fashion-mnist") {
-    std::string dir = dataDir;
-    if (dir.empty()) {
-      const char *env = std::getenv("AMP_DATA_DIR");
-      dir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
-    }
-    return createIdxSource(dir);
-  }
+  if (spec == "fashion-mnist")
+    return createIdxSource(fashionMnistDir(dataDir));
   if (spec.consume_front("idx:")) {
     if (spec.empty())
       return makeError("--data=idx:DIR: give the directory of the IDX files");
@@ -49,6 +52,35 @@ mlir::amp::runtime::parseDataSource(llvm::StringRef spec,
   return makeError("--data=" + spec +
                    ": must be fashion-mnist, synthetic, idx:DIR or "
                    "npy:TRAIN_X,TRAIN_Y[,TEST_X,TEST_Y]");
+}
+
+std::vector<std::string>
+mlir::amp::runtime::dataSourceFiles(llvm::StringRef spec,
+                                    const std::string &dataDir) {
+  std::vector<std::string> files;
+  std::string dir;
+  if (spec == "fashion-mnist")
+    dir = fashionMnistDir(dataDir);
+  else if (spec.consume_front("idx:"))
+    dir = spec.str();
+  if (!dir.empty()) {
+    for (const char *name :
+         {"train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+          "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"}) {
+      std::string file = (llvm::StringRef(dir).rtrim('/') + "/" + name).str();
+      files.push_back(file);
+      files.push_back(file + ".gz");
+    }
+    return files;
+  }
+  if (spec.consume_front("npy:")) {
+    llvm::SmallVector<llvm::StringRef> parts;
+    spec.split(parts, ',');
+    for (llvm::StringRef p : parts)
+      if (!p.empty())
+        files.push_back(p.str());
+  }
+  return files;
 }
 
 /// The tightest bound the step puts on its labels, and why; nullopt when it

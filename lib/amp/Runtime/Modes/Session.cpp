@@ -191,6 +191,22 @@ static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
   return llvm::Error::success();
 }
 
+/// Whether `a` and `b` name one file: the same absolute path once `.` and
+/// `..` are resolved, or the same existing file under two names (a link).
+static bool samePath(llvm::StringRef a, llvm::StringRef b) {
+  if (a == b)
+    return true;
+  llvm::SmallString<256> x(a), y(b);
+  if (!llvm::sys::fs::make_absolute(x) && !llvm::sys::fs::make_absolute(y)) {
+    llvm::sys::path::remove_dots(x, /*remove_dot_dot=*/true);
+    llvm::sys::path::remove_dots(y, /*remove_dot_dot=*/true);
+    if (x == y)
+      return true;
+  }
+  bool same = false;
+  return !llvm::sys::fs::equivalent(a, b, same) && same;
+}
+
 /// A checkpoint directory to write: an existing writable directory, or one
 /// whose nearest existing ancestor is a writable directory.
 static llvm::Error checkOutputDirectory(llvm::StringRef flag,
@@ -225,7 +241,12 @@ void Session::outputsFor(size_t i, uint64_t seed, TrainOptions &o) const {
       r.csvPath.empty() ? "" : perRunPath(r.csvPath, name, ".csv", single);
   o.statePath.clear();
   if (!r.dumpStatePath.empty()) {
-    o.statePath = single ? r.dumpStatePath : r.dumpStatePath + "." + name;
+    // DIR/ names a directory: DIR/<run>, as --csv=DIR/ gives DIR/<run>.csv
+    // (DIR/.<run> would be a hidden file).
+    llvm::StringRef path = r.dumpStatePath;
+    o.statePath = path.ends_with("/") ? (path.rtrim('/') + "/" + name).str()
+                  : single            ? path.str()
+                                      : (path + "." + name).str();
     if (dp)
       o.statePath += ".rank" + std::to_string(dp->rank());
   }
@@ -248,36 +269,52 @@ std::optional<int> Session::checkOutputs() {
     const std::string &path;
     const char *naming;
   };
-  // Two outputs (or an output and the step) that name one file: the last
-  // writer would replace the others' bytes. (With several runs, or a
-  // directory, each output gets names of its own: P.<run>.csv, P.<run>.)
-  if (outputs == 1) {
-    std::vector<std::pair<std::string, std::string>> named = {
-        {"csv", r.csvPath},
-        {"dump-state", r.dumpStatePath},
-        {"autocast-report", r.rewrite.autocastReport},
-        {"save-model", r.saveModel}};
-    for (size_t i = 0; i < named.size(); ++i) {
-      const auto &[flag, path] = named[i];
-      if (path.empty() || isStream(path) ||
-          llvm::StringRef(path).ends_with("/"))
-        continue;
-      bool same = false;
-      if (path == r.stepPath ||
-          (!llvm::sys::fs::equivalent(path, r.stepPath, same) && same))
-        return fail("--" + flag + "=" + path +
-                    " is the step file it would replace; give another path");
-      for (size_t j = 0; j < i; ++j) {
-        const auto &[other, otherPath] = named[j];
-        if (otherPath.empty() || isStream(otherPath) ||
-            llvm::StringRef(otherPath).ends_with("/"))
-          continue;
-        if (otherPath == path ||
-            (!llvm::sys::fs::equivalent(otherPath, path, same) && same))
-          return fail("--" + other + " and --" + flag + " name the same file " +
-                      path + ": one would replace the other; give two paths");
-      }
+  // Every file the outputs write, per run and seed, against each other and
+  // against the files the runs read (the step, the data, the checkpoint a
+  // run resumes from): the last writer would replace the others' bytes.
+  struct Named {
+    std::string flag, path;
+  };
+  std::vector<Named> written, read = {{"the step file", r.stepPath}};
+  auto add = [](std::vector<Named> &to, const std::string &flag,
+                const std::string &path) {
+    if (!path.empty() && !isStream(path) &&
+        !llvm::StringRef(path).ends_with("/"))
+      to.push_back({flag, path});
+  };
+  for (size_t i = 0; i < configs.size(); ++i) {
+    if (!r.rewrite.autocastReport.empty())
+      add(written, "autocast-report",
+          perRunPath(r.rewrite.autocastReport, runSpecs[i], ".json",
+                     configs.size() == 1));
+    for (int k = 0; k < r.seeds; ++k) {
+      TrainOptions o = configs[i];
+      outputsFor(i, r.seed + static_cast<uint64_t>(k), o);
+      add(written, "csv", o.csvPath);
+      add(written, "dump-state", o.statePath);
+      if (!o.checkpointDir.empty())
+        add(written, "save-checkpoint", checkpointFile(o.checkpointDir));
+      if (!o.resumeDir.empty())
+        add(read, "the checkpoint --resume reads", checkpointFile(o.resumeDir));
     }
+  }
+  add(written, "save-model", r.saveModel);
+  if (r.data != "synthetic")
+    for (const std::string &file : dataSourceFiles(r.data, r.dataDir))
+      add(read, "a data file of --data", file);
+  for (size_t i = 0; i < written.size(); ++i) {
+    const Named &w = written[i];
+    for (const Named &in : read)
+      if (samePath(w.path, in.path) &&
+          !(w.flag == "save-checkpoint" &&
+            in.flag == "the checkpoint --resume reads"))
+        return fail("--" + w.flag + "=" + w.path + " is " + in.flag +
+                    " it would replace; give another path");
+    for (size_t j = 0; j < i; ++j)
+      if (samePath(written[j].path, w.path))
+        return fail("--" + written[j].flag + " and --" + w.flag +
+                    " name the same file " + w.path +
+                    ": one would replace the other; give two paths");
   }
   for (const Flag &f :
        {Flag{"csv", r.csvPath, "P.<run>.csv"},
@@ -309,9 +346,11 @@ std::optional<int> Session::checkOutputs() {
                 ": checkpoints are per run, not per seed; train one seed "
                 "(--seed=N) with --save-checkpoint or --resume");
   for (size_t i = 0; i < configs.size(); ++i) {
-    // The directory of --csv=DIR/ is made (as a directory is meant).
-    if (!r.csvPath.empty() && llvm::StringRef(r.csvPath).ends_with("/"))
-      (void)llvm::sys::fs::create_directories(r.csvPath);
+    // The directory of --csv=DIR/ or --dump-state=DIR/ is made (as a
+    // directory is meant).
+    for (const std::string *dir : {&r.csvPath, &r.dumpStatePath})
+      if (!dir->empty() && llvm::StringRef(*dir).ends_with("/"))
+        (void)llvm::sys::fs::create_directories(*dir);
     if (!r.rewrite.autocastReport.empty()) {
       if (llvm::StringRef(r.rewrite.autocastReport).ends_with("/"))
         (void)llvm::sys::fs::create_directories(r.rewrite.autocastReport);
