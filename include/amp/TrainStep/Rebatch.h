@@ -18,10 +18,12 @@
 namespace mlir::amp::trainstep {
 
 /// Re-batches `model` (a func.func with a single-block body) from the batch
-/// it was traced at, dimension 0 of argument `input` (a static ranked
-/// tensor), to `batch` (>= 1, or ShapedType::kDynamic for `?`).
+/// it was traced at, dimension 0 of the arguments `inputs` (static ranked
+/// tensors that agree on it: a model's data inputs, such as token ids and
+/// segment ids), to `batch` (>= 1, or ShapedType::kDynamic for `?`; a
+/// dynamic batch is read from the first input).
 ///
-/// The batch is propagated forward from dimension 0 of the input, through
+/// The batch is propagated forward from dimension 0 of every input, through
 /// linalg ops (generic and named: by their indexing maps, the loop dimension
 /// that reads the batch of an operand is the batch loop, and every operand
 /// and result dimension it indexes is batched), tensor.pad (no padding of
@@ -63,8 +65,8 @@ namespace mlir::amp::trainstep {
 ///
 /// `batch` equal to the traced batch (or kDynamic for a dynamic input):
 /// success, nothing changes.
-LogicalResult rebatch(func::FuncOp model, unsigned input, int64_t batch,
-                      StringRef prefix);
+LogicalResult rebatch(func::FuncOp model, ArrayRef<unsigned> inputs,
+                      int64_t batch, StringRef prefix);
 
 } // namespace mlir::amp::trainstep
 

@@ -480,7 +480,7 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
       return failure();
     rebatched = model.clone();
     if (failed(
-            rebatch(rebatched, traced->input, batch, "amp-build-train-step")))
+            rebatch(rebatched, traced->inputs, batch, "amp-build-train-step")))
       return failure();
     model = rebatched;
   }

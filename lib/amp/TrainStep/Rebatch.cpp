@@ -54,9 +54,9 @@ struct LinalgChange {
 
 class Rebatcher {
 public:
-  Rebatcher(func::FuncOp model, unsigned input, int64_t traced, int64_t batch,
-            StringRef prefix)
-      : model(model), input(input), traced(traced), batch(batch),
+  Rebatcher(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
+            int64_t batch, StringRef prefix)
+      : model(model), inputs(inputs), traced(traced), batch(batch),
         prefix(prefix) {}
 
   LogicalResult analyze();
@@ -89,7 +89,8 @@ private:
   void rewriteExtract(tensor::ExtractSliceOp op);
 
   func::FuncOp model;
-  unsigned input;
+  /// The data arguments, each with the batch in dimension 0.
+  SmallVector<unsigned> inputs;
   int64_t traced, batch;
   std::string prefix;
   /// The batch of every value that derives from the input's.
@@ -130,7 +131,12 @@ LogicalResult Rebatcher::flattenError(BatchDim bd, Operation *user) {
 }
 
 std::string Rebatcher::batchOrigin() const {
-  return "dimension 0 of the input, argument #" + std::to_string(input);
+  if (inputs.size() == 1)
+    return "dimension 0 of the input, argument #" + std::to_string(inputs[0]);
+  std::string names;
+  for (unsigned i : inputs)
+    names += (names.empty() ? "#" : ", #") + std::to_string(i);
+  return "dimension 0 of the inputs, arguments " + names;
 }
 
 /// How messages print an indexing expression ("d0 + d5").
@@ -189,9 +195,11 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
 
 LogicalResult Rebatcher::analyze() {
   Block &body = model.getBody().front();
-  BlockArgument arg = model.getArgument(input);
-  dims[arg] = {BatchDim::Batched, 0};
-  tracedTypes[arg] = cast<RankedTensorType>(arg.getType());
+  for (unsigned input : inputs) {
+    BlockArgument arg = model.getArgument(input);
+    dims[arg] = {BatchDim::Batched, 0};
+    tracedTypes[arg] = cast<RankedTensorType>(arg.getType());
+  }
   for (Operation &op : body)
     if (failed(visit(&op)))
       return failure();
@@ -605,9 +613,10 @@ Value Rebatcher::batchSize(OpBuilder &b) {
   if (!dynamicSize) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&model.getBody().front());
-    Location loc = model.getArgument(input).getLoc();
+    Location loc = model.getArgument(inputs[0]).getLoc();
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    dynamicSize = tensor::DimOp::create(b, loc, model.getArgument(input), zero);
+    dynamicSize =
+        tensor::DimOp::create(b, loc, model.getArgument(inputs[0]), zero);
   }
   return dynamicSize;
 }
@@ -683,6 +692,10 @@ Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
   auto type = cast<RankedTensorType>(value.getType());
   OpBuilder b(model.getContext());
   setInsertionPointAfterValue(b, value);
+  // After the batch size of a dynamic batch (tensor.dim at the start of the
+  // body), which a function argument's broadcast would otherwise precede.
+  if (batch == ShapedType::kDynamic && isa<BlockArgument>(value))
+    b.setInsertionPointAfter(batchSize(b).getDefiningOp());
   Location loc = value.getLoc();
   SmallVector<OpFoldResult> sizes;
   for (int64_t d : type.getShape())
@@ -803,9 +816,12 @@ void Rebatcher::rewrite() {
   SmallVector<Operation *> ops;
   for (Operation &op : body)
     ops.push_back(&op);
-  BlockArgument arg = model.getArgument(input);
-  Type argType = newType(arg);
-  arg.setType(argType);
+  SmallVector<Type> args(model.getArgumentTypes());
+  for (unsigned input : inputs) {
+    BlockArgument arg = model.getArgument(input);
+    args[input] = newType(arg);
+    arg.setType(args[input]);
+  }
   for (Operation *op : ops) {
     if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       auto it = linalgChanges.find(op);
@@ -831,14 +847,13 @@ void Rebatcher::rewrite() {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (rebuilt.contains(&op) && op.use_empty())
       op.erase();
-  SmallVector<Type> args(model.getArgumentTypes());
-  args[input] = argType;
   Operation *ret = body.getTerminator();
   model.setFunctionType(
       FunctionType::get(model.getContext(), args, ret->getOperandTypes()));
 }
 
-LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model, unsigned input,
+LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model,
+                                            ArrayRef<unsigned> inputs,
                                             int64_t batch, StringRef prefix) {
   auto fail = [&](Location loc) {
     InFlightDiagnostic diag = emitError(loc);
@@ -854,24 +869,41 @@ LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model, unsigned input,
     return fail(model.getLoc()) << "@" << model.getSymName()
                                 << " needs a body of one block to be "
                                    "re-batched";
-  if (input >= model.getNumArguments())
-    return fail(model.getLoc())
-           << "input=" << input << " is out of range: @" << model.getSymName()
-           << " has " << model.getNumArguments() << " arguments";
-  BlockArgument arg = model.getArgument(input);
-  auto type = dyn_cast<RankedTensorType>(arg.getType());
-  if (!type || type.getRank() < 1)
-    return fail(arg.getLoc())
-           << "the input, argument #" << input << " of @" << model.getSymName()
-           << ", has type " << arg.getType()
-           << "; its dimension 0 is the batch, so it must be a ranked tensor";
-  int64_t traced = type.getDimSize(0);
-  if (traced == batch)
+  if (inputs.empty())
+    return fail(model.getLoc()) << "@" << model.getSymName()
+                                << " has no input to take the batch from";
+  std::optional<int64_t> traced;
+  for (unsigned input : inputs) {
+    if (input >= model.getNumArguments())
+      return fail(model.getLoc())
+             << "input=" << input << " is out of range: @" << model.getSymName()
+             << " has " << model.getNumArguments() << " arguments";
+    BlockArgument arg = model.getArgument(input);
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || type.getRank() < 1)
+      return fail(arg.getLoc())
+             << "the input, argument #" << input << " of @"
+             << model.getSymName() << ", has type " << arg.getType()
+             << "; its dimension 0 is the batch, so it must be a ranked "
+                "tensor";
+    int64_t size = type.getDimSize(0);
+    if (traced && size != *traced)
+      return fail(arg.getLoc())
+             << "the inputs disagree on the batch they were traced at: "
+                "argument #"
+             << inputs[0] << " has " << *traced << " in dimension 0, argument #"
+             << input << " has " << size
+             << "; every input takes the batch in dimension 0";
+    traced = size;
+  }
+  BlockArgument first = model.getArgument(inputs[0]);
+  auto type = cast<RankedTensorType>(first.getType());
+  if (*traced == batch)
     return success();
   if (type.isDynamicDim(0))
-    return fail(arg.getLoc())
-           << "the input, argument #" << input << " of @" << model.getSymName()
-           << " (" << type
+    return fail(first.getLoc())
+           << "the input, argument #" << inputs[0] << " of @"
+           << model.getSymName() << " (" << type
            << "), has a dynamic batch already; re-batch to dynamic or not at "
               "all";
   if (auto module = model->getParentOfType<ModuleOp>())
@@ -880,7 +912,7 @@ LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model, unsigned input,
              << "@" << model.getSymName()
              << " is referred to by other operations; re-batching changes "
                 "its signature";
-  Rebatcher rebatcher(model, input, traced, batch, prefix);
+  Rebatcher rebatcher(model, inputs, *traced, batch, prefix);
   if (failed(rebatcher.analyze()))
     return failure();
   rebatcher.rewrite();

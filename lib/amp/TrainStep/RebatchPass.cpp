@@ -68,7 +68,7 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
         return signalPassFailure();
       }
     }
-    if (failed(rebatch(model, unsigned(index), *size, "amp-rebatch")))
+    if (failed(rebatch(model, {unsigned(index)}, *size, "amp-rebatch")))
       signalPassFailure();
   }
 };
