@@ -212,7 +212,7 @@ func.func @gather_scaled(%table: tensor<4x2xf64>, %ids: tensor<3xindex>, %s: ten
   %e = tensor.empty() : tensor<f64>
   %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
   %e2 = tensor.empty() : tensor<3x2xf64>
-  // expected-error @below {{amp-differentiate: the body reads the tensor 'tensor<4x2xf64>' from outside and does not yield the element it reads; only a gather that yields the element (an embedding lookup) is differentiated: pass the tensor as an input with an indexing map, or yield the gathered element from a generic of its own}}
+  // expected-error @below {{amp-differentiate: the body reads the tensor 'tensor<4x2xf64>' from outside with tensor.extract and computes with what it reads instead of yielding one element; only a gather whose body yields the element it reads (an embedding lookup) is differentiated: do each lookup in a generic of its own and the arithmetic in the next}}
   %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%ids, %s : tensor<3xindex>, tensor<3xf64>) outs(%e2 : tensor<3x2xf64>) {
   ^bb0(%id: index, %sc: f64, %o: f64):

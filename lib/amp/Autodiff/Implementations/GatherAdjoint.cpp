@@ -16,8 +16,9 @@
 // gradient has the same bits on any number of threads (the nest is one
 // sequential loop; amp-cpu-parallelize leaves it alone), which is what
 // PyTorch offers only with torch.use_deterministic_algorithms. An id out of
-// the table's range is undefined behaviour, as in the forward's
-// tensor.extract.
+// the table's range adds nothing to dT (an unsigned compare per index: a
+// negative id is out of range too); the forward's tensor.extract of it
+// stays undefined behaviour.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,9 +176,28 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
           at.push_back(mapping.lookupOrDefault(index));
         Value seed = tensor::ExtractOp::create(nb, l, cotangent,
                                                *indicesAt(nb, l, outMap, ivs));
-        Value old = tensor::ExtractOp::create(nb, l, acc[0], at);
-        Value sum = arith::AddFOp::create(nb, l, old, seed);
-        return {tensor::InsertOp::create(nb, l, sum, acc[0], at)};
+        // An index outside the table adds nothing (the forward's read of it
+        // is undefined; a write there would corrupt memory).
+        Value inside;
+        for (auto [d, index] : llvm::enumerate(at)) {
+          Value size = tensor::DimOp::create(nb, l, acc[0], d);
+          Value ok = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,
+                                           index, size);
+          inside = inside ? arith::AndIOp::create(nb, l, inside, ok) : ok;
+        }
+        auto guard = scf::IfOp::create(
+            nb, l, inside,
+            [&](OpBuilder &tb, Location tl) {
+              Value old = tensor::ExtractOp::create(tb, tl, acc[0], at);
+              Value sum = arith::AddFOp::create(tb, tl, old, seed);
+              scf::YieldOp::create(tb, tl,
+                                   ValueRange{tensor::InsertOp::create(
+                                       tb, tl, sum, acc[0], at)});
+            },
+            [&](OpBuilder &eb, Location el) {
+              scf::YieldOp::create(eb, el, ValueRange{acc[0]});
+            });
+        return {guard.getResult(0)};
       });
   state.addCotangent(table, nest.results[0]);
   return true;

@@ -468,11 +468,11 @@ LogicalResult StructuredAdjoint::build() {
     if (state.isActive(v) && !isa<FloatType>(v.getType()))
       return op->emitError()
              << "amp-differentiate: the body reads the tensor " << v.getType()
-             << " from outside and does not yield the element it reads; "
-                "only a gather that yields the element (an embedding "
-                "lookup) is differentiated: pass the tensor as an input "
-                "with an indexing map, or yield the gathered element from "
-                "a generic of its own";
+             << " from outside with tensor.extract and computes with what "
+                "it reads instead of yielding one element; only a gather "
+                "whose body yields the element it reads (an embedding "
+                "lookup) is differentiated: do each lookup in a generic of "
+                "its own and the arithmetic in the next";
   if (failed(collectOutputs()))
     return failure();
   if (outputs.empty())
