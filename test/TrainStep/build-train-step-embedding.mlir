@@ -10,6 +10,10 @@
 // CHECK: scf.for
 // CHECK: scf.for
 // CHECK: scf.for
+// An id outside the table adds nothing (no write outside the gradient):
+// CHECK: arith.cmpi ult
+// CHECK: arith.cmpi ult
+// CHECK: scf.if
 // CHECK: tensor.insert
 //
 // Against finite differences; the synthetic ids come from the table's rows:
