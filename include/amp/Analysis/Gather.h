@@ -23,6 +23,13 @@ namespace mlir::amp {
 /// about how the indices are computed.
 tensor::ExtractOp getYieldedGather(linalg::GenericOp op);
 
+/// Unit attribute on the outer `scf.for` of a gather's adjoint (a
+/// scatter-add): the loop carries the gradient (its one iter_arg, from
+/// zeros) and adds the rows of its iteration space in order, so that
+/// amp-chunk-batch-reductions may split it by the batch as data-parallel
+/// ranks do.
+inline constexpr llvm::StringLiteral kScatterAddAttr = "amp.scatter_add";
+
 } // namespace mlir::amp
 
 #endif // AMP_ANALYSIS_GATHER_H

@@ -8,10 +8,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/Gather.h"
 #include "amp/Analysis/SumReduction.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Distributed/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/SetVector.h"
@@ -241,6 +243,79 @@ static std::string whyNotChunked(BatchReduction r, int64_t batch,
   return "";
 }
 
+/// The elementwise sum of `partials` (static tensors of one type), left to
+/// right: ((p0 + p1) + p2) ..., as MPI adds the ranks' results.
+static Value sumInChunkOrder(OpBuilder &b, Location loc,
+                             ArrayRef<Value> partials) {
+  auto type = cast<RankedTensorType>(partials.front().getType());
+  Value empty =
+      tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
+  SmallVector<AffineMap> maps(partials.size() + 1,
+                              b.getMultiDimIdentityMap(type.getRank()));
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  auto sum = linalg::GenericOp::create(
+      b, loc, TypeRange{type}, partials, ValueRange{empty}, maps, iterators,
+      [&](OpBuilder &nb, Location nl, ValueRange args) {
+        Value acc = args[0];
+        for (size_t c = 1; c < partials.size(); ++c)
+          acc = arith::AddFOp::create(nb, nl, acc, args[c]);
+        linalg::YieldOp::create(nb, nl, acc);
+      });
+  return sum.getResult(0);
+}
+
+/// Why the scatter-add `loop` (a gather's adjoint, kScatterAddAttr) cannot
+/// be split into `chunks` by the batch, or "" when it can: its outer loop
+/// must run from 0 in steps of 1 over a batch dimension (an index of a
+/// tensor.extract in its body, at a position `dims` marks as batch, whose
+/// static extent is the loop's), a multiple of `chunks`.
+static std::string whyScatterNotChunked(scf::ForOp loop, const BatchDims &dims,
+                                        int64_t chunks) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || *lb != 0 || !ub || !step || *step != 1)
+    return "its outer loop does not run from 0 to a static bound in steps "
+           "of 1";
+  Value iv = loop.getInductionVar();
+  bool overBatch = false;
+  loop.getBody()->walk([&](tensor::ExtractOp extract) {
+    auto type = cast<RankedTensorType>(extract.getTensor().getType());
+    for (auto [d, index] : llvm::enumerate(extract.getIndices()))
+      if (index == iv && ((dims.of(extract.getTensor()) >> d) & 1) &&
+          type.getDimSize(d) == *ub)
+        overBatch = true;
+  });
+  if (!overBatch)
+    return "its outer loop does not run over the batch";
+  if (*ub % chunks != 0)
+    return "chunks does not divide its outer loop's extent";
+  return "";
+}
+
+/// Replaces the scatter-add `loop` by `chunks` copies over consecutive
+/// slices of its outer loop, each from the loop's zero init, and their sum
+/// in chunk order.
+static void chunkScatter(scf::ForOp loop, int64_t chunks) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  int64_t extent = *getConstantIntValue(loop.getUpperBound());
+  SmallVector<Value> partials;
+  for (int64_t c = 0; c < chunks; ++c) {
+    auto part = cast<scf::ForOp>(b.clone(*loop));
+    part.setLowerBound(
+        arith::ConstantIndexOp::create(b, loc, c * extent / chunks));
+    part.setUpperBound(
+        arith::ConstantIndexOp::create(b, loc, (c + 1) * extent / chunks));
+    part->moveAfter(part.getUpperBound().getDefiningOp());
+    partials.push_back(part.getResult(0));
+  }
+  Value sum = sumInChunkOrder(b, loc, partials);
+  loop.getResult(0).replaceAllUsesWith(sum);
+  loop.erase();
+}
+
 /// Replaces `r` by `chunks` clones over consecutive slices of the batch,
 /// each from its own zero init, and one elementwise sum of their results
 /// in chunk order.
@@ -290,27 +365,9 @@ static void chunk(BatchReduction r, int64_t chunks) {
     for (OpResult result : part->getResults())
       partials[result.getResultNumber()].push_back(result);
   }
-  // The sum of the chunks, left to right.
   SmallVector<Value> sums;
-  for (OpResult result : op->getResults()) {
-    auto type = cast<RankedTensorType>(result.getType());
-    Value empty =
-        tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType());
-    SmallVector<AffineMap> maps(chunks + 1,
-                                b.getMultiDimIdentityMap(type.getRank()));
-    SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                               utils::IteratorType::parallel);
-    auto sum = linalg::GenericOp::create(
-        b, loc, TypeRange{type}, partials[result.getResultNumber()],
-        ValueRange{empty}, maps, iterators,
-        [&](OpBuilder &nb, Location nl, ValueRange args) {
-          Value acc = args[0];
-          for (int64_t c = 1; c < chunks; ++c)
-            acc = arith::AddFOp::create(nb, nl, acc, args[c]);
-          linalg::YieldOp::create(nb, nl, acc);
-        });
-    sums.push_back(sum.getResult(0));
-  }
+  for (OpResult result : op->getResults())
+    sums.push_back(sumInChunkOrder(b, loc, partials[result.getResultNumber()]));
   llvm::SetVector<Operation *> fills;
   for (Value init : op.getDpsInits())
     fills.insert(init.getDefiningOp());
@@ -365,6 +422,25 @@ struct ChunkBatchReductionsPass
         continue;
       }
       chunk(r, chunks);
+    }
+    // The embedding gradients (gathers' scatter-adds, scf.for nests).
+    SmallVector<scf::ForOp> scatters;
+    for (Operation &op : func.getBody().front())
+      if (auto loop = dyn_cast<scf::ForOp>(op);
+          loop && loop->hasAttr(kScatterAddAttr))
+        scatters.push_back(loop);
+    for (scf::ForOp loop : scatters) {
+      if (std::string why = whyScatterNotChunked(loop, dims, chunks);
+          !why.empty()) {
+        emitWarning(loop.getLoc(),
+                    "amp-chunk-batch-reductions: this scatter-add (an "
+                    "embedding's gradient) is not split into chunks: ")
+            << why << "; it sums in one order over all " << batch
+            << " examples, not as " << static_cast<int64_t>(chunks)
+            << " ranks would";
+        continue;
+      }
+      chunkScatter(loop, chunks);
     }
     return success();
   }

@@ -199,6 +199,10 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
             });
         return {guard.getResult(0)};
       });
+  // The marker amp-chunk-batch-reductions (--emulate-ranks) splits the
+  // scatter by: its outer loop adds one row of the iteration space after
+  // the other into the gradient it carries.
+  nest.loops.front()->setAttr(kScatterAddAttr, b.getUnitAttr());
   state.addCotangent(table, nest.results[0]);
   return true;
 }
