@@ -46,9 +46,12 @@ static std::string typeString(Type type) {
   return text;
 }
 
-/// "1 value", "784 values".
+/// "1 value", "784 values", "10 classes".
 static std::string countOf(int64_t n, llvm::StringRef noun) {
-  return std::to_string(n) + " " + noun.str() + (n == 1 ? "" : "s");
+  return std::to_string(n) + " " + noun.str() +
+         (n == 1                ? ""
+          : noun.ends_with("s") ? "es"
+                                : "s");
 }
 
 static std::string formatGiB(uint64_t bytes) {

@@ -712,12 +712,14 @@ std::optional<int> Session::loadData() {
     int64_t examples =
         r.syntheticExamples > 0 ? r.syntheticExamples : 64 * batch;
     // The classes the step reads: its logits, its label's amp.classes, the
-    // logits its loss selects from; else 10.
-    int32_t numClasses = r.classes > 0           ? r.classes
-                         : plans[0].classes      ? *plans[0].classes
-                         : plans[0].labelClasses ? *plans[0].labelClasses
-                         : plans[0].lossClasses  ? *plans[0].lossClasses
-                                                 : 10;
+    // logits its loss selects from, the values of a one-hot target (a
+    // loss=none step's float target); else 10.
+    int32_t numClasses = r.classes > 0            ? r.classes
+                         : plans[0].classes       ? *plans[0].classes
+                         : plans[0].labelClasses  ? *plans[0].labelClasses
+                         : plans[0].lossClasses   ? *plans[0].lossClasses
+                         : plans[0].targetClasses ? *plans[0].targetClasses
+                                                  : 10;
     // The test set: a quarter as many, at least one batch. (Not one per
     // class: for ImageNet's 1000 classes at batch 1 that was 1000 forward
     // passes of a ResNet after every epoch, most of a short run.)
