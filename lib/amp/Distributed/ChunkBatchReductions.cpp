@@ -407,18 +407,21 @@ struct ChunkBatchReductionsPass
     SmallVector<BatchReduction> reductions;
     for (Operation &op : func.getBody().front())
       dims.visit(&op, reductions);
+    // A sum over the batch left whole: the one process no longer adds as
+    // the ranks do, so say which and why.
+    auto warnWhole = [&](Location loc, StringRef what, StringRef why) {
+      emitWarning(loc, "amp-chunk-batch-reductions: this ")
+          << what << " is not split into chunks: " << why
+          << "; it sums in one order over all " << batch << " examples, not as "
+          << static_cast<int64_t>(chunks) << " ranks would";
+    };
     for (BatchReduction r : reductions) {
       bool silent = false;
       std::string why = whyNotChunked(r, batch, silent);
       if (silent)
         continue;
       if (!why.empty()) {
-        emitWarning(r.op->getLoc(),
-                    "amp-chunk-batch-reductions: this reduction over "
-                    "the batch is not split into chunks: ")
-            << why << "; it sums in one order over all " << batch
-            << " examples, not as " << static_cast<int64_t>(chunks)
-            << " ranks would";
+        warnWhole(r.op->getLoc(), "reduction over the batch", why);
         continue;
       }
       chunk(r, chunks);
@@ -432,12 +435,7 @@ struct ChunkBatchReductionsPass
     for (scf::ForOp loop : scatters) {
       if (std::string why = whyScatterNotChunked(loop, dims, chunks);
           !why.empty()) {
-        emitWarning(loop.getLoc(),
-                    "amp-chunk-batch-reductions: this scatter-add (an "
-                    "embedding's gradient) is not split into chunks: ")
-            << why << "; it sums in one order over all " << batch
-            << " examples, not as " << static_cast<int64_t>(chunks)
-            << " ranks would";
+        warnWhole(loop.getLoc(), "scatter-add (an embedding's gradient)", why);
         continue;
       }
       chunkScatter(loop, chunks);
