@@ -212,3 +212,24 @@ func.func @reshapes(%x: tensor<1x6xf32>) -> tensor<1x1x4xf32> {
 // DYN: %[[N:.*]] = tensor.dim
 // DYN: tensor.extract_slice %{{.*}}[0, 1] [%[[N]], 4] [1, 1] : tensor<?x6xf32> to tensor<?x4xf32>
 // DYN: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2]] output_shape [%[[N]], 1, 4] : tensor<?x4xf32> into tensor<?x1x4xf32>
+
+// -----
+
+// A broadcast that adds a trailing dimension (x.unsqueeze(-1).expand, traced
+// at batch 1: the batch read with a constant 0 that lines up with the
+// output's loop d0 on the left, not on the right). It was refused with "to
+// a dimension that is not the batch".
+func.func @trailing_broadcast(%x: tensor<1x5xf32>) -> tensor<1x5x8xf32> {
+  %e = tensor.empty() : tensor<1x5x8xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x5xf32>) outs(%e : tensor<1x5x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<1x5x8xf32>
+  return %y : tensor<1x5x8xf32>
+}
+// CHECK-LABEL: func.func @trailing_broadcast(
+// CHECK-SAME: %[[X:.*]]: tensor<8x5xf32>) -> tensor<8x5x8xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[IN:.*]], #{{.*}}], {{.*}} ins(%[[X]] : tensor<8x5xf32>) outs(%{{.*}} : tensor<8x5x8xf32>)
+
+// DYN-LABEL: func.func @trailing_broadcast(
+// DYN: linalg.generic {{.*}} ins(%{{.*}} : tensor<?x5xf32>) outs(%{{.*}} : tensor<?x5x8xf32>)

@@ -406,9 +406,13 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
     std::optional<unsigned> candidate;
     if (op.getNumDpsInits() >= 1) {
       AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-      int64_t q = int64_t(bd.pos) + out.getNumResults() - rank;
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      if (q >= 0 && q < out.getNumResults())
+      // Aligned to the right (numpy's broadcast), else to the left (an
+      // unsqueeze(-1).expand that adds trailing dimensions).
+      for (int64_t q :
+           {int64_t(bd.pos) + out.getNumResults() - rank, int64_t(bd.pos)}) {
+        if (candidate || q < 0 || q >= out.getNumResults())
+          continue;
         if (auto d = dyn_cast<AffineDimExpr>(out.getResult(q));
             d && ranges[d.getPosition()] == 1 &&
             llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *in) {
@@ -416,16 +420,19 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
                   d.getPosition());
             }))
           candidate = d.getPosition();
+      }
     }
     if (!candidate) {
       if (bd.kind == BatchDim::Squeezed) {
         return flattenError(bd, op);
       }
-      return error(op) << "'" << op->getName() << "' broadcasts operand #"
-                       << operand->getOperandNumber() << ", whose dimension "
-                       << bd.pos << " is the batch (" << batchOrigin()
-                       << "), to a dimension that is not the batch; it cannot "
-                          "be re-batched";
+      return error(op) << "'" << op->getName() << "' reads dimension " << bd.pos
+                       << " of operand #" << operand->getOperandNumber()
+                       << ", the batch (" << batchOrigin()
+                       << "), with a constant 0, and no size-1 loop of its "
+                          "first output lines up with it (right- or "
+                          "left-aligned) to carry the batch; it cannot be "
+                          "re-batched";
     }
     loop = *candidate;
   }
