@@ -145,6 +145,10 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
                "The input arguments, data fed each step (default: every "
                "argument that is not a parameter, nor with loss=none the "
                "label)">,
+    Option<"output", "output", "int64_t", /*default=*/"-1",
+           "The model's result that is its output when it returns several "
+           "(a traced forward returning a tuple); the others are dropped "
+           "(default: -1, the model returns one value)">,
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "Re-batch the model to this batch size, or dynamic (absent or 0: "
            "the batch it was traced at; default: absent)">,

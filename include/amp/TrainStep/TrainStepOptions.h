@@ -81,6 +81,11 @@ struct TrainStepOptions {
   /// `input=<index>`: one input, an alias of `inputs` with one entry; -1:
   /// none given.
   int64_t input = -1;
+  /// The result of the model that is its output (logits, a regression
+  /// output or its loss) when it returns several, as a traced PyTorch
+  /// forward that returns a tuple does: the others are dropped (and the ops
+  /// only they need). -1: the model must return one value.
+  int64_t output = -1;
   /// Re-batch the model first (Rebatch.h): "" or "0" keeps the traced
   /// batch, a size >= 1 or "dynamic" rewrites dimension 0 of the input and
   /// everything derived from it.

@@ -83,7 +83,7 @@ static LogicalResult checkModel(ModuleOp module, func::FuncOp model) {
            << "amp-build-train-step: @" << model.getSymName() << " returns "
            << model.getNumResults()
            << " values; the model returns one (its logits, its regression "
-              "output or its loss)";
+              "output or its loss): name the one to train with output=<index>";
   // TOSA (torch-mlir's and TFLite's other output) has no adjoint rules: its
   // weights are tosa.const, not constants the builder would train.
   Operation *tosa = nullptr;
@@ -463,22 +463,41 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   if (std::string why = options.validate(); !why.empty())
     return emitError(module.getLoc()) << "amp-build-train-step: " << why;
   FailureOr<func::FuncOp> found = findModel(module, options.function);
-  if (failed(found) || failed(checkModel(module, *found)))
+  if (failed(found))
     return failure();
   func::FuncOp model = *found;
-  // batch=: the steps are built from a re-batched copy of the model, so
-  // that the module is unchanged on error (and callers of the model keep
-  // its signature).
+  // output=: the steps are built from a copy that returns that result
+  // only, as batch= builds them from a re-batched copy, so that the module
+  // is unchanged on error (and callers of the model keep its signature).
   func::FuncOp original = model, rebatched;
   llvm::scope_exit eraseCopy([&]() {
     if (rebatched)
       rebatched.erase();
   });
+  if (options.output >= 0) {
+    if (model.isDeclaration() ||
+        options.output >= static_cast<int64_t>(model.getNumResults()))
+      return emitError(model.getLoc())
+             << "amp-build-train-step: output=" << options.output
+             << " is out of range: @" << model.getSymName() << " returns "
+             << model.getNumResults() << " values";
+    rebatched = model = model.clone();
+    Operation *ret = model.getBody().back().getTerminator();
+    Value kept = ret->getOperand(static_cast<unsigned>(options.output));
+    ret->setOperands(kept);
+    model.setFunctionType(FunctionType::get(
+        model.getContext(), model.getArgumentTypes(), kept.getType()));
+  }
+  if (failed(checkModel(module, model)))
+    return failure();
   if (int64_t batch = *parseBatch(options.batch); batch != 0) {
     FailureOr<ParameterPlan> traced = selectParameters(model, options);
     if (failed(traced))
       return failure();
-    rebatched = model.clone();
+    func::FuncOp copy = model.clone();
+    if (rebatched)
+      rebatched.erase();
+    rebatched = copy;
     if (failed(
             rebatch(rebatched, traced->inputs, batch, "amp-build-train-step")))
       return failure();

@@ -25,6 +25,7 @@ struct BuildTrainStepPass : amp::impl::BuildTrainStepBase<BuildTrainStepPass> {
     options.frozen.assign(frozen.begin(), frozen.end());
     options.freezeRunningStats = freezeRunningStats;
     options.input = input;
+    options.output = output;
     options.batch = batch;
     options.inputs.assign(inputs.begin(), inputs.end());
     options.loss = loss;

@@ -65,6 +65,9 @@ static std::string bad(const char *name, double value, const char *why) {
 }
 
 std::string TrainStepOptions::validate() const {
+  if (output < -1)
+    return bad("output", static_cast<double>(output),
+               "must be the index of one of the model's results (>= 0)");
   if (!std::isfinite(lr) || lr < 0)
     return bad("lr", lr,
                "must be > 0 (0 or no lr: the optimizer's default, 0.01 for "
