@@ -404,3 +404,52 @@ func.func @gather_index_from_output(%table: tensor<4x2xf64>, %ids: tensor<3xinde
   %l = linalg.reduce { arith.addf } ins(%rows : tensor<3x2xf64>) outs(%i : tensor<f64>) dimensions = [0, 1]
   return %l : tensor<f64>
 }
+
+// -----
+
+func.func @gather_index_from_other_table(%table: tensor<4x2xf64>, %s: tensor<3xf64>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %init = tensor.empty() : tensor<3x2xf64>
+  // expected-error @below {{amp-differentiate: this gather also reads the differentiated value 'tensor<3xf64>' from outside its body; only the gathered tensor may be differentiated}}
+  %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%init : tensor<3x2xf64>) {
+  ^bb0(%o: f64):
+    %r = linalg.index 0 : index
+    %p = tensor.extract %s[%r] : tensor<3xf64>
+    %k = arith.fptosi %p : f64 to i64
+    %row = arith.index_cast %k : i64 to index
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%row, %j] : tensor<4x2xf64>
+    linalg.yield %v : f64
+  } -> tensor<3x2xf64>
+  %l = linalg.reduce { arith.addf } ins(%rows : tensor<3x2xf64>) outs(%i : tensor<f64>) dimensions = [0, 1]
+  return %l : tensor<f64>
+}
+
+// -----
+
+func.func @gather_index_in_region(%table: tensor<4x2xf64>, %ids: tensor<3xindex>) -> tensor<f64> {
+  %zero = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<f64>
+  %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
+  %init = tensor.empty() : tensor<3x2xf64>
+  %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<3xindex>) outs(%init : tensor<3x2xf64>) {
+  ^bb0(%id: index, %o: f64):
+    %c3 = arith.constant 3 : index
+    %big = arith.cmpi uge, %id, %c3 : index
+    // expected-error @below {{amp-differentiate: the index of this gather is computed by an op with side effects or regions; only pure index arithmetic is differentiated}}
+    %row = scf.if %big -> (index) {
+      scf.yield %c3 : index
+    } else {
+      scf.yield %id : index
+    }
+    %j = linalg.index 1 : index
+    %v = tensor.extract %table[%row, %j] : tensor<4x2xf64>
+    linalg.yield %v : f64
+  } -> tensor<3x2xf64>
+  %l = linalg.reduce { arith.addf } ins(%rows : tensor<3x2xf64>) outs(%i : tensor<f64>) dimensions = [0, 1]
+  return %l : tensor<f64>
+}

@@ -8,6 +8,8 @@
 //   rank 4 (batch x channels x h x w): tensor.pad + conv_2d_nchw_fchw into
 //     a broadcast bias, eval-form batch norm (math.rsqrt), ReLU (cmpf +
 //     select), 2x2 max or sum pooling; then tensor.collapse_shape;
+//   token ids (batch x tokens, i64): an embedding lookup (tensor.extract
+//     of the table row of each id in a generic) and the sum over tokens;
 //   rank 2 (batch x features): linalg.matmul on the linalg.transpose'd
 //     weight plus a broadcast bias, then ReLU, tanh, SiLU (x * sigmoid(x)
 //     with math.exp) or the add of a residual.
@@ -35,16 +37,21 @@ public:
 
   std::string run() {
     batch = 1 + pick(3);
-    bool conv = pick(2) == 0;
+    unsigned kind = pick(3);
+    bool conv = kind == 0, tokens = kind == 2;
     std::vector<int64_t> shape;
     if (conv) {
       int64_t hw = pick(2) ? 4 : 6;
       shape = {batch, 1 + static_cast<int64_t>(pick(2)), hw, hw};
+    } else if (tokens) {
+      shape = {batch, 2 + static_cast<int64_t>(pick(3))};
     } else {
       shape = {batch, 2 + static_cast<int64_t>(pick(5))};
     }
-    std::string input = ty(shape);
+    std::string input = tokens ? ty(shape, "i64") : ty(shape);
     std::string x = "%x";
+    if (tokens)
+      x = embeddingMean(x, shape);
     if (conv) {
       unsigned layers = 1 + pick(2);
       for (unsigned i = 0; i < layers; ++i) {
@@ -112,11 +119,12 @@ private:
   double uniform(double lo, double hi) {
     return std::uniform_real_distribution<double>(lo, hi)(rng);
   }
-  static std::string ty(const std::vector<int64_t> &shape) {
+  static std::string ty(const std::vector<int64_t> &shape,
+                        const std::string &element = "f32") {
     std::string s = "tensor<";
     for (int64_t d : shape)
       s += std::to_string(d) + "x";
-    return s + "f32>";
+    return s + element + ">";
   }
   std::string fresh(const std::string &hint) {
     return "%" + hint + std::to_string(++count);
@@ -346,6 +354,38 @@ private:
          init + " : " + ty(out) + ") -> " + ty(out));
     shape = out;
     return v;
+  }
+
+  /// aten.embedding of the token ids `x` (batch x tokens, i64) as
+  /// torch-mlir lowers it (a generic that reads the table row of each id
+  /// with tensor.extract), then the sum over the tokens. `shape` becomes
+  /// batch x features.
+  std::string embeddingMean(const std::string &x, std::vector<int64_t> &shape) {
+    int64_t tokens = shape[1], rows = 3 + pick(6), features = 2 + pick(4);
+    std::vector<int64_t> table{rows, features},
+        looked{shape[0], tokens, features}, out{shape[0], features};
+    std::string w = weight(table), e = empty(looked), v = fresh("emb");
+    line(v + " = linalg.generic {indexing_maps = [" + map(3, "d0, d1") + ", " +
+         identity(3) + "], iterator_types = [" + parallel(3) + "]} ins(" + x +
+         " : " + ty(shape, "i64") + ") outs(" + e + " : " + ty(looked) + ") {");
+    line("^bb0(%id: i64, %o: f32):");
+    line("  %i = arith.index_cast %id : i64 to index");
+    line("  %j = linalg.index 2 : index");
+    line("  %v = tensor.extract " + w + "[%i, %j] : " + ty(table));
+    line("  linalg.yield %v : f32");
+    line("} -> " + ty(looked));
+    std::string acc = fill("0.0", out), sum = fresh("tok");
+    line(sum + " = linalg.generic {indexing_maps = [" + identity(3) + ", " +
+         map(3, "d0, d2") +
+         "], iterator_types = [\"parallel\", \"reduction\", \"parallel\"]} "
+         "ins(" +
+         v + " : " + ty(looked) + ") outs(" + acc + " : " + ty(out) + ") {");
+    line("^bb0(%a: f32, %o: f32):");
+    line("  %r = arith.addf %a, %o : f32");
+    line("  linalg.yield %r : f32");
+    line("} -> " + ty(out));
+    shape = out;
+    return sum;
   }
 
   /// sum(x^2) over every element: a scalar loss.
