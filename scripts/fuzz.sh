@@ -37,8 +37,15 @@ if [ -n "${AMP_FUZZ_SEED_LIMIT:-}" ]; then
   ls "$work/seeds" | sort | awk -v step="$step" 'NR % step == 0' |
     while read -r f; do cp "$work/seeds/$f" "$seeds/"; done
 fi
+# AMP_FUZZ_SEED=S and AMP_FUZZ_RUNS=N (sanitize.sh --ci: 1 and 3000) make
+# a run reproducible: libFuzzer's random seed fixed, and N inputs instead of
+# what fits in SECONDS (which then only caps the run). From an empty corpus
+# (a clean clone) the same commit then fuzzes the same inputs every time.
+determinism=()
+if [ -n "${AMP_FUZZ_SEED:-}" ]; then determinism+=(-seed="$AMP_FUZZ_SEED"); fi
+if [ -n "${AMP_FUZZ_RUNS:-}" ]; then determinism+=(-runs="$AMP_FUZZ_RUNS"); fi
 ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}" \
 UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}" \
   "$build/bin/amp-fuzz" -max_total_time="$seconds" -max_len=16384 \
   -timeout=60 -rss_limit_mb=4096 -print_final_stats=1 -detect_leaks=0 \
-  -artifact_prefix="$work/" "$@" "$work/corpus" "$seeds"
+  -artifact_prefix="$work/" "${determinism[@]}" "$@" "$work/corpus" "$seeds"
