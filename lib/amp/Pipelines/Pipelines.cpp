@@ -243,30 +243,33 @@ struct CheckLowerableInputPass
     llvm::StringSet<> reported;
     llvm::DenseSet<Type> reportedTypes;
     bool ok = true;
-    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) -> WalkResult {
-      // The pipelines lower the functions of the module they run on; the
-      // func-level passes never reach a nested module, whose ops then
-      // reach convert-to-llvm unlowered (found by amp-fuzz:
-      // test/Regression/lower-nested-module.mlir).
-      if (isa<ModuleOp>(op) && op != getOperation()) {
-        ok = false;
-        emitError(op->getLoc())
-            << pipeline << " lowers the functions of the module it runs on, "
-            << "not those of a nested builtin.module; run it on the nested "
-               "module (--pass-pipeline='builtin.module(builtin.module("
-            << pipeline << "))') or move its functions to the top level";
-        return WalkResult::skip();
-      }
+    // The pipelines lower the functions of the module they run on; the
+    // func-level passes never reach a nested module, whose ops then reach
+    // convert-to-llvm unlowered (found by amp-fuzz:
+    // test/Regression/lower-nested-module.mlir).
+    getOperation().walk([&](ModuleOp nested) {
+      if (nested == getOperation())
+        return;
+      ok = false;
+      emitError(nested.getLoc())
+          << pipeline << " lowers the functions of the module it runs on, "
+          << "not those of a nested builtin.module; run it on the nested "
+             "module (--pass-pipeline='builtin.module(builtin.module("
+          << pipeline << "))') or move its functions to the top level";
+    });
+    if (!ok)
+      return signalPassFailure();
+    getOperation().walk([&](Operation *op) {
       ok &= succeeded(checkLowerableOp(op, pipeline, reportedTypes));
       if (!checkDialects ||
           kLowered.contains(op->getName().getDialectNamespace()))
-        return WalkResult::advance();
+        return;
       // The data-parallel all-reduces (amp-data-parallel-to-mpi ran first).
       if (isa_and_nonnull<mpi::MPIDialect>(op->getDialect()))
-        return WalkResult::advance();
+        return;
       ok = false;
       if (!reported.insert(op->getName().getStringRef()).second)
-        return WalkResult::advance();
+        return;
       emitError(op->getLoc())
           << "amp-lower-to-llvm could not lower '" << op->getName()
           << "' to the LLVM dialect: "
@@ -275,7 +278,6 @@ struct CheckLowerableInputPass
              "memref, bufferization and amp ops (and TOSA through "
              "tosa-to-linalg); rewrite it with those, e.g. as a "
              "linalg.generic";
-      return WalkResult::advance();
     });
     if (!ok)
       signalPassFailure();
