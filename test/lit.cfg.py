@@ -30,6 +30,18 @@ config.substitutions.append(("%libomp", getattr(config, "amp_libomp", "")))
 if os.path.exists(getattr(config, "amp_libomp", "")):
     config.available_features.add("libomp")
 
+# `avx512bf16`: the host CPU has AVX512_BF16 (the flags line of
+# /proc/cpuinfo), so code with vdpbf16ps (amp-cpu-tile-contractions
+# bf16-dot) runs here; amp-run's --bf16-dot=auto then picks it.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("flags") and "avx512_bf16" in line.split():
+                config.available_features.add("avx512bf16")
+                break
+except OSError:
+    pass
+
 # GPU (docs/gpu.md). `ptxas`: a CUDA toolkit (bin/ptxas, nvvm/libdevice) at
 # $CUDA_HOME or /usr/local/cuda, needed by the compile tests under test/GPU
 # (gpu-module-to-binary). `cuda-device`: a usable NVIDIA GPU (nvidia-smi

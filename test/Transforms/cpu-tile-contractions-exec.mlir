@@ -24,6 +24,54 @@
 // RUN:   --reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// The bf16 operands on the AVX512_BF16 kernel (bf16-dot: vdpbf16ps on pair
+// packs of every layout, odd k, the masked right edge), with its default
+// 6 x 32 tile and with small blocks, k slices of 2 pairs and 1 x 16 and
+// 5 x 48 tiles; only where the CPU has the instruction.
+// RUN: %if avx512bf16 %{ sed 's/f16/bf16/g' %s | amp-opt --amp-cpu-tile-contractions=bf16-dot=true \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-vector-to-llvm=enable-x86vector \
+// RUN:   --convert-math-to-llvm --expand-strided-metadata --lower-affine \
+// RUN:   --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm \
+// RUN:   --convert-index-to-llvm --convert-cf-to-llvm --convert-ub-to-llvm \
+// RUN:   --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s %}
+// RUN: %if avx512bf16 %{ sed 's/f16/bf16/g' %s | amp-opt --amp-cpu-tile-contractions="bf16-dot=true dot-tile-rows=1 dot-tile-cols=16 tile-depth=4 block-rows=7 block-cols=17" \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-vector-to-llvm=enable-x86vector \
+// RUN:   --convert-math-to-llvm --expand-strided-metadata --lower-affine \
+// RUN:   --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm \
+// RUN:   --convert-index-to-llvm --convert-cf-to-llvm --convert-ub-to-llvm \
+// RUN:   --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s %}
+// RUN: %if avx512bf16 %{ sed 's/f16/bf16/g' %s | amp-opt --amp-cpu-tile-contractions="bf16-dot=true dot-tile-rows=5 dot-tile-cols=48 tile-depth=3" \
+// RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-vector-to-llvm=enable-x86vector \
+// RUN:   --convert-math-to-llvm --expand-strided-metadata --lower-affine \
+// RUN:   --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm \
+// RUN:   --convert-index-to-llvm --convert-cf-to-llvm --convert-ub-to-llvm \
+// RUN:   --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s %}
+// Every contraction of two bf16 operands went to the dot kernel, the
+// others (f32, bf16 x f32) to the FMA kernel (IR only: any CPU).
+// RUN: sed 's/f16/bf16/g' %s | amp-opt --amp-cpu-tile-contractions=bf16-dot=true | FileCheck %s --check-prefix=DOT
+// DOT-LABEL: func.func @nn16
+// DOT:       x86vector.avx512.dot
+// DOT-LABEL: func.func @tn16
+// DOT:       x86vector.avx512.dot
+// DOT-LABEL: func.func @nt16_swapped
+// DOT:       x86vector.avx512.dot
+// DOT-LABEL: func.func @nn32
+// DOT-NOT:   x86vector.avx512.dot
+// DOT:       vector.fma
+// DOT-LABEL: func.func @mixed
+// DOT-NOT:   x86vector.avx512.dot
+// DOT:       vector.fma
+// DOT-LABEL: func.func @from_copied_fill
+// DOT:       x86vector.avx512.dot
+// DOT-LABEL: func.func @from_fill
+// DOT-NOT:   x86vector.avx512.dot
+// DOT-LABEL: func.func @main
 // Many small blocks (12 x 32 after rounding to the 6 x 16 micro-tile) and
 // k slices of 3: several blocks per contraction, a block's last rows and
 // masked edge, slices that stop short of k.

@@ -176,6 +176,15 @@ static cl::opt<std::string>
            cl::desc("Where to train: cpu (JIT) or cuda (amp-lower-to-nvvm, "
                     "docs/gpu.md) (default: cpu)"),
            cl::init("cpu"), cl::cat(ampRunCategory));
+static cl::opt<std::string> bf16Dot(
+    "bf16-dot",
+    cl::desc(withDefault(
+        "--device=cpu: bf16 x bf16 -> f32 contractions on AVX512_BF16's "
+        "vdpbf16ps: auto (where this CPU has AVX512_BF16), on or off (the "
+        "FMA kernel on widened operands); the same results but for denormals "
+        "(amp-lower-to-llvm bf16-dot=)",
+        "auto")),
+    cl::init("auto"), cl::cat(ampRunCategory));
 static cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc(withDefault(
@@ -446,6 +455,7 @@ int main(int argc, char **argv) {
   request.tensorCoresGiven = tensorCores.getNumOccurrences() > 0;
   request.threads = cpuThreads;
   request.threadsGiven = cpuThreads.getNumOccurrences() > 0;
+  request.bf16Dot = bf16Dot;
   request.dataParallel = dataParallel;
   request.dpBucket = dpBucket;
   request.dpReducePrecision = dpReducePrecision;

@@ -128,6 +128,27 @@ def CPUTileContractions
       each element itself (truncf, then extf: the same values), and the
       cast, once nothing else reads its buffer, is erased: one pass over
       the parameter instead of two.
+    - With `bf16-dot` (for CPUs with AVX512_BF16; amp-run and the JIT
+      turn it on from the host's CPU features, LowerToLLVMConfig), a
+      contraction whose A and B are both bf16 (or autocast's bf16 casts of
+      f32 arguments, rounded by the pack as above) runs on `vdpbf16ps`
+      (`x86vector.avx512.dot`: 16 f32 lanes, each adding two bf16
+      products per instruction, twice the f32 FMA rate) instead: A and B
+      are packed into bf16 pairs along k (PackBF16Pairs.h: B as
+      P[kk][j], A as P[i][kk] or P[kk][i]; an odd k's last pair is padded
+      with zero), and a `dot-tile-rows` x `dot-tile-cols` micro-tile
+      (default 6 x 32: twelve 16-lane accumulators of AVX-512's 32
+      registers) adds, per pair of k, one broadcast 32-bit A pair times
+      `dot-tile-cols` / 16 B rows; depth slices are `tile-depth` / 2
+      pairs. The instruction adds the product of each pair's second
+      (odd) element first (Intel SDM, VDPBF16PS; measured the same on AMD
+      Zen 4), so each pair holds k = 2kk + 1 first and k = 2kk second:
+      every accumulator adds its products in increasing k, each bf16
+      product is exact in f32 and each addition rounds once, so the
+      results are the FMA kernel's bit for bit, except that the
+      instruction reads denormal bf16 inputs and writes denormal results
+      as zero (DAZ, FTZ; bf16 shares f32's range, so these are values
+      below 1.2e-38). Packs are shared between contractions as above.
     - A copy is made once per buffer, not once per contraction: a later
       contraction in the same block that would copy the same buffer the
       same way (layout, rounding) reads the earlier copy, which is freed
@@ -172,7 +193,9 @@ def CPUTileContractions
     batched contractions, a C or B row that is not unit-stride, C viewing
     the same buffer as A or B) is left to `convert-linalg-to-loops`.
     Errors: `tile-rows` outside [1, 32], `tile-cols` outside [1, 256],
-    `tile-depth`, `block-rows` or `block-cols` below 1.
+    `tile-depth`, `block-rows` or `block-cols` below 1; with `bf16-dot`,
+    `dot-tile-rows` outside [1, 32] or `dot-tile-cols` not a multiple of
+    16 in [16, 128].
   }];
   let options = [
     Option<"tileRows", "tile-rows", "int64_t", "6",
@@ -188,12 +211,22 @@ def CPUTileContractions
     Option<"minParallelWork", "min-parallel-work", "int64_t", "262144",
            "Contractions with fewer multiply-adds (M * N * K, static "
            "sizes) run their blocks in one thread">,
+    Option<"bf16Dot", "bf16-dot", "bool", "false",
+           "bf16 x bf16 -> f32 contractions use AVX512_BF16's vdpbf16ps "
+           "(x86vector.avx512.dot); the code then needs a CPU with "
+           "AVX512_BF16">,
+    Option<"dotTileRows", "dot-tile-rows", "int64_t", "6",
+           "bf16-dot kernel: rows of C per micro-tile (1 to 32)">,
+    Option<"dotTileCols", "dot-tile-cols", "int64_t", "32",
+           "bf16-dot kernel: columns of C per micro-tile, a multiple of 16 "
+           "(16 to 128)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
-                           "::mlir::vector::VectorDialect"];
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::x86vector::X86VectorDialect"];
 }
 
 def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {

@@ -13,6 +13,7 @@
 #include "amp/Support/OptionParsers.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include <optional>
 
 namespace mlir::amp {
 
@@ -69,6 +70,14 @@ struct LowerToLLVMConfig {
   /// check with it). Off by default: it makes the transformer-block step
   /// slower on the CPU (docs/performance.md).
   bool fuse = false;
+  /// bf16 x bf16 -> f32 contractions on AVX512_BF16's `vdpbf16ps`
+  /// (amp-cpu-tile-contractions bf16-dot): the code then runs only on CPUs
+  /// with AVX512_BF16. Unset: off here, and JitModule::compile decides
+  /// from the host's CPU features (on where it has AVX512_BF16). The
+  /// results are those of the FMA kernel bit for bit, but for denormal
+  /// bf16 operands and f32 products, which the instruction reads and
+  /// writes as zero (docs/performance.md).
+  std::optional<bool> bf16Dot;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -85,7 +94,13 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "off by default: it slows the transformer-block step; "
                      "the unscale is fused into the optimizer either way)"),
       llvm::cl::init(false)};
-  LowerToLLVMConfig toConfig() const { return {threads, fuse}; }
+  Option<bool> bf16Dot{
+      *this, "bf16-dot",
+      llvm::cl::desc("bf16 contractions on AVX512_BF16's vdpbf16ps (the "
+                     "code then needs a CPU with it; amp-run and the JIT "
+                     "decide from the host's features)"),
+      llvm::cl::init(false)};
+  LowerToLLVMConfig toConfig() const { return {threads, fuse, bf16Dot}; }
 };
 
 /// Lowers a (mixed-precision or fp32) step to the LLVM dialect for the CPU:

@@ -61,10 +61,17 @@ public:
   /// prepareEntryPoints, amp's CPU pipeline with `lowering` (errors carry
   /// its diagnostics, amp/Support/Diagnostics.h), load with the default
   /// options plus libomp unless `lowering.threads` is 1
-  /// (findOpenMPRuntime). `module` is lowered in place.
+  /// (findOpenMPRuntime). `module` is lowered in place. An unset
+  /// `lowering.bf16Dot` becomes hostHasAVX512BF16(). Errors also:
+  /// `lowering.bf16Dot` true on a host without AVX512_BF16.
   static llvm::Expected<std::unique_ptr<JitModule>>
   compile(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints,
-          const LowerToLLVMConfig &lowering = {});
+          LowerToLLVMConfig lowering = {});
+
+  /// Whether the host CPU has AVX512_BF16 (LLVM's host feature query, as
+  /// the JIT's target machine: `avx512bf16`), and with it the bf16 kernel
+  /// of amp-cpu-tile-contractions (LowerToLLVMConfig::bf16Dot).
+  static bool hostHasAVX512BF16();
 
   /// The OpenMP runtime that code lowered with threads != 1 calls: the file
   /// $AMP_LIBOMP names, else ../lib/libomp.so.5 beside the executable (a

@@ -68,6 +68,9 @@ struct RunRequest {
   bool tensorCoresGiven = false;
   unsigned threads = 0;
   bool threadsGiven = false;
+  /// --device=cpu: bf16 contractions on AVX512_BF16's vdpbf16ps: "auto"
+  /// (where the host has it), "on" or "off" (LowerToLLVMConfig::bf16Dot).
+  std::string bf16Dot = "auto";
 
   // Data parallelism (docs/distributed.md).
   std::string dataParallel = "auto";

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PackBF16Pairs.h"
 #include "amp/Analysis/BufferUses.h"
 #include "amp/Analysis/Contraction.h"
 #include "amp/CPU/Passes.h"
@@ -16,6 +17,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -40,6 +42,10 @@ struct Kernel {
   Value m, n, k;
   /// A is read as A[k, i] (transposed or packed) rather than A[i, k].
   bool aKMajor = false;
+  /// The AVX512_BF16 kernel (emitDotTile): A and B are bf16 pair packs
+  /// (packBF16Pairs), B's as P[kk][j], A's as P[kk][i] with `aKMajor`
+  /// and P[i][kk] without; `k` counts pairs.
+  bool dot = false;
   /// C's initial value, the same for every element (findConstantInit):
   /// the first depth slice starts its accumulators from it instead of
   /// loading C. Null: C is loaded.
@@ -70,9 +76,16 @@ struct Kernel {
 namespace {
 /// The pass options: micro-tile MR x NR, depth slice KC, block MC x NC
 /// (multiples of the micro-tile), and the work below which the blocks run
-/// in one thread.
+/// in one thread. For the AVX512_BF16 kernel KC counts pairs of k.
 struct KernelShape {
   int64_t rows, cols, depth, blockRows, blockCols, minParallelWork;
+};
+
+/// The shapes of the FMA kernel and, with bf16-dot, of the AVX512_BF16
+/// kernel.
+struct KernelShapes {
+  KernelShape fma;
+  std::optional<KernelShape> dot;
 };
 } // namespace
 
@@ -284,6 +297,128 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
   }
 }
 
+/// The AVX512_BF16 micro-tile (kernel.dot): rows [i0, i0 + rows) and
+/// columns [j0, j0 + cols) of C as rows x cols/16 accumulators of
+/// vector<16xf32>; for each pair kk in [kBegin, kEnd) of k, every
+/// accumulator adds the dot products of A's pair of its row (one 32-bit
+/// pair broadcast to all 16 lanes) with the 16 pairs of B's packed row
+/// kk for its columns (x86vector.avx512.dot, vdpbf16ps). With `mask`
+/// (a vector<cols x i1>) only the enabled columns of C are read and
+/// written; the packed B holds (unwritten) pairs for the others.
+static void emitDotTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
+                        int64_t rows, Value mask, Value kBegin, Value kEnd) {
+  constexpr int64_t kLanes = 16;
+  Location loc = kernel.loc;
+  int64_t chunks = kernel.cols / kLanes;
+  auto accType = VectorType::get({kLanes}, b.getF32Type());
+  auto pairsType = VectorType::get({2 * kLanes}, b.getBF16Type());
+  auto pairType = VectorType::get({2}, b.getBF16Type());
+  auto add = [&](Value x, int64_t y) -> Value {
+    return y == 0 ? x : arith::AddIOp::create(b, loc, x, kernel.index(y));
+  };
+  auto twice = [&](Value x) -> Value {
+    return arith::MulIOp::create(b, loc, x, kernel.index(2));
+  };
+  SmallVector<Value> rowIndex, colIndex, masks;
+  for (int64_t r = 0; r < rows; ++r)
+    rowIndex.push_back(add(i0, r));
+  for (int64_t c = 0; c < chunks; ++c) {
+    colIndex.push_back(add(j0, c * kLanes));
+    if (mask)
+      masks.push_back(vector::ExtractStridedSliceOp::create(
+          b, loc, mask, ArrayRef<int64_t>{c * kLanes},
+          ArrayRef<int64_t>{kLanes}, ArrayRef<int64_t>{1}));
+  }
+  auto loadC = [&] {
+    SmallVector<Value> loaded;
+    Value zero;
+    if (mask)
+      zero = arith::ConstantOp::create(
+          b, loc, accType,
+          DenseElementsAttr::get(accType, b.getZeroAttr(b.getF32Type())));
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < chunks; ++c) {
+        SmallVector<Value, 2> at{rowIndex[r], colIndex[c]};
+        loaded.push_back(
+            mask ? vector::MaskedLoadOp::create(b, loc, accType, kernel.c, at,
+                                                masks[c], zero)
+                       .getResult()
+                 : vector::LoadOp::create(b, loc, accType, kernel.c, at)
+                       .getResult());
+      }
+    return loaded;
+  };
+  SmallVector<Value> accs;
+  if (kernel.init) {
+    // As emitTile: the first depth slice starts from C's initial value.
+    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        kBegin, kernel.index(0));
+    auto ifOp = scf::IfOp::create(
+        b, loc, SmallVector<Type>(rows * chunks, accType), first,
+        /*withElseRegion=*/true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(ifOp.thenBlock());
+    Value splat = vector::BroadcastOp::create(b, loc, accType, kernel.init);
+    scf::YieldOp::create(b, loc, SmallVector<Value>(rows * chunks, splat));
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, loadC());
+    accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  } else {
+    accs = loadC();
+  }
+  // Element offsets of the packed rows: a pair is two elements.
+  SmallVector<Value> bColumn, aColumn;
+  for (int64_t c = 0; c < chunks; ++c)
+    bColumn.push_back(twice(colIndex[c]));
+  if (kernel.aKMajor)
+    for (int64_t r = 0; r < rows; ++r)
+      aColumn.push_back(twice(rowIndex[r]));
+  auto loop = scf::ForOp::create(
+      b, loc, kBegin, kEnd, kernel.index(1), accs,
+      [&](OpBuilder &, Location l, Value kk, ValueRange iterAccs) {
+        SmallVector<Value> bPairs;
+        for (int64_t c = 0; c < chunks; ++c)
+          bPairs.push_back(vector::LoadOp::create(b, l, pairsType, kernel.b,
+                                                  ValueRange{kk, bColumn[c]}));
+        Value kk2 = kernel.aKMajor ? Value() : twice(kk);
+        SmallVector<Value> next;
+        for (int64_t r = 0; r < rows; ++r) {
+          SmallVector<Value, 2> at{rowIndex[r], kk2};
+          if (kernel.aKMajor)
+            at = {kk, aColumn[r]};
+          Value pair = vector::LoadOp::create(b, l, pairType, kernel.a, at);
+          Value word = vector::BitCastOp::create(
+              b, l, VectorType::get({1}, b.getI32Type()), pair);
+          Value scalar = vector::ExtractOp::create(b, l, word, 0);
+          Value splat = vector::BroadcastOp::create(
+              b, l, VectorType::get({kLanes}, b.getI32Type()), scalar);
+          Value aPairs = vector::BitCastOp::create(b, l, pairsType, splat);
+          for (int64_t c = 0; c < chunks; ++c)
+            next.push_back(x86vector::DotBF16Op::create(
+                b, l, accType, iterAccs[r * chunks + c], aPairs, bPairs[c]));
+        }
+        scf::YieldOp::create(b, l, next);
+      });
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < chunks; ++c) {
+      Value acc = loop.getResult(r * chunks + c);
+      SmallVector<Value, 2> at{rowIndex[r], colIndex[c]};
+      if (mask)
+        vector::MaskedStoreOp::create(b, loc, kernel.c, at, masks[c], acc);
+      else
+        vector::StoreOp::create(b, loc, acc, kernel.c, at);
+    }
+}
+
+/// The micro-tile of the kernel `kernel` is (emitTile or emitDotTile).
+static void emitAnyTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
+                        int64_t rows, Value mask, Value kBegin, Value kEnd) {
+  if (kernel.dot)
+    emitDotTile(kernel, b, i0, j0, rows, mask, kBegin, kEnd);
+  else
+    emitTile(kernel, b, i0, j0, rows, mask, kBegin, kEnd);
+}
+
 /// All micro-tiles of the `rows` rows starting at `i0` and the columns
 /// [j0, jEnd), for k in [kBegin, kEnd): full NR-wide tiles up to
 /// `fullColsEnd`, then one masked tile for the `edgeCols` columns after it,
@@ -292,12 +427,12 @@ static void emitRowPanel(Kernel &kernel, OpBuilder &b, Value i0, int64_t rows,
                          Value j0, Value fullColsEnd, Value edgeCols,
                          bool hasEdge, Value kBegin, Value kEnd) {
   Location loc = kernel.loc;
-  scf::ForOp::create(b, loc, j0, fullColsEnd, kernel.index(kernel.cols),
-                     ValueRange{},
-                     [&](OpBuilder &, Location, Value j, ValueRange) {
-                       emitTile(kernel, b, i0, j, rows, Value(), kBegin, kEnd);
-                       scf::YieldOp::create(b, loc);
-                     });
+  scf::ForOp::create(
+      b, loc, j0, fullColsEnd, kernel.index(kernel.cols), ValueRange{},
+      [&](OpBuilder &, Location, Value j, ValueRange) {
+        emitAnyTile(kernel, b, i0, j, rows, Value(), kBegin, kEnd);
+        scf::YieldOp::create(b, loc);
+      });
   if (!hasEdge)
     return;
   Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, edgeCols,
@@ -308,7 +443,7 @@ static void emitRowPanel(Kernel &kernel, OpBuilder &b, Value i0, int64_t rows,
   auto maskType = VectorType::get({kernel.cols}, b.getI1Type());
   Value mask =
       vector::CreateMaskOp::create(b, loc, maskType, ValueRange{edgeCols});
-  emitTile(kernel, b, i0, fullColsEnd, rows, mask, kBegin, kEnd);
+  emitAnyTile(kernel, b, i0, fullColsEnd, rows, mask, kBegin, kEnd);
 }
 
 /// The block of C with rows [i0, iEnd) and columns [j0, jEnd): for each
@@ -574,13 +709,40 @@ struct PackCache {
 };
 } // namespace
 
+/// What the AVX512_BF16 kernel reads for one operand: the buffer it packs
+/// and whether the pack rounds it (a bf16 cast of an f32 argument,
+/// findCastOfArgument, read from the argument), or null when the operand
+/// is not bf16 or its source is not unit-stride in its last dimension.
+struct DotSource {
+  Value buffer;
+  linalg::GenericOp castOp;
+};
+static std::optional<DotSource> findDotSource(Value operand) {
+  if (!cast<MemRefType>(operand.getType()).getElementType().isBF16())
+    return std::nullopt;
+  DotSource source{operand, findCastOfArgument(operand)};
+  if (source.castOp)
+    source.buffer = source.castOp.getDpsInputs()[0];
+  if (!cast<MemRefType>(source.buffer.getType()).isLastDimUnitStride())
+    return std::nullopt;
+  return source;
+}
+
 /// Replaces `match.op` by its micro-kernels (see the pass description).
-static void rewrite(BufferContraction match, const KernelShape &shape,
+static void rewrite(BufferContraction match, const KernelShapes &shapes,
                     llvm::SetVector<Operation *> &castsFolded, PackCache &cache,
                     llvm::SetVector<Value> &initSources) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
+  // The AVX512_BF16 kernel when asked for and both operands are bf16.
+  std::optional<DotSource> dotA, dotB;
+  if (shapes.dot) {
+    dotA = findDotSource(match.a);
+    dotB = findDotSource(match.b);
+  }
+  bool dot = dotA && dotB;
+  const KernelShape &shape = dot ? *shapes.dot : shapes.fma;
   Kernel kernel(match, b, loc);
   kernel.rows = shape.rows;
   kernel.cols = shape.cols;
@@ -588,6 +750,8 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   kernel.m = dimSize(b, loc, match.c, 0);
   kernel.n = dimSize(b, loc, match.c, 1);
   kernel.k = dimSize(b, loc, match.a, match.transposeA ? 0 : 1);
+  // The multiply-adds, for the parallel decision (k counts pairs below).
+  Value kElements = kernel.k;
 
   // Operands the kernel cannot read as they are get copied once into f32
   // buffers, as a BLAS packs its panels: 16-bit operands (widened once
@@ -622,6 +786,27 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   };
   // A parameter's or the input's f16 cast (findCastOfArgument) is done
   // by the pack itself, from the f32 argument.
+  // A bf16 pair pack (packBF16Pairs), shared as the packs above.
+  auto packPairs = [&](const DotSource &source, PairLayout layout, Value kSize,
+                       Value xSize) -> Value {
+    Type bf16 = b.getBF16Type();
+    Type roundTo = source.castOp ? bf16 : Type();
+    PackCache::Key key{block, source.buffer, 2 + static_cast<unsigned>(layout),
+                       bf16, roundTo};
+    if (auto it = cache.packs.find(key);
+        it != cache.packs.end() &&
+        isUnchangedBetween(source.buffer, it->second.packed.getDefiningOp(),
+                           match.op)) {
+      reused.push_back(it->second.dealloc);
+      return it->second.packed;
+    }
+    if (source.castOp)
+      castsFolded.insert(source.castOp);
+    Value packed = packBF16Pairs(b, loc, source.buffer, layout, kSize, xSize,
+                                 shape.cols, /*roundToBF16=*/bool(roundTo));
+    made.emplace_back(packed, key);
+    return packed;
+  };
   auto packWidened = [&](Value operand) {
     Type narrow = cast<MemRefType>(operand.getType()).getElementType();
     Type roundTo;
@@ -633,12 +818,28 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
     return packCached(operand, /*kMajor=*/true, dimSize(b, loc, operand, 0),
                       dimSize(b, loc, operand, 1), roundTo);
   };
-  if (match.extendA) {
+  if (dot) {
+    // A as P[i][kk] (from A[i, k]) or P[kk][i] (from A[k, i]), B as
+    // P[kk][j]; the kernel's k loop runs over pairs.
+    kernel.dot = true;
+    kernel.a = packPairs(*dotA,
+                         match.transposeA ? PairLayout::KMajorFromRows
+                                          : PairLayout::XMajor,
+                         kernel.k, kernel.m);
+    kernel.b = packPairs(*dotB,
+                         match.transposeB ? PairLayout::KMajorFromColumns
+                                          : PairLayout::KMajorFromRows,
+                         kernel.k, kernel.n);
+    kernel.k =
+        b.createOrFold<arith::CeilDivUIOp>(loc, kernel.k, kernel.index(2));
+  } else if (match.extendA) {
     // In A's own layout: a contiguous copy that widens 8 elements per
     // instruction, where a transposing one gathers them one at a time.
     kernel.a = packWidened(match.a);
   }
-  if (match.transposeB) {
+  if (dot) {
+    // (packed above)
+  } else if (match.transposeB) {
     Value src = match.b;
     Type roundTo;
     if (linalg::GenericOp castOp;
@@ -659,7 +860,7 @@ static void rewrite(BufferContraction match, const KernelShape &shape,
   };
   std::optional<int64_t> staticM = staticSize(kernel.m),
                          staticN = staticSize(kernel.n),
-                         staticK = staticSize(kernel.k);
+                         staticK = staticSize(kElements);
   // Blocks are multiples of the micro-tile, so only the last block of a
   // row (column) has rows (columns) left over.
   bool hasRowRest = shape.rows > 1 && !(staticM && *staticM % shape.rows == 0);
@@ -758,12 +959,25 @@ struct CPUTileContractionsPass
                       "block-cols must be at least 1");
       return signalPassFailure();
     }
-    KernelShape shape{tileRows,
-                      tileCols,
-                      tileDepth,
-                      static_cast<int64_t>(llvm::alignTo(blockRows, tileRows)),
-                      static_cast<int64_t>(llvm::alignTo(blockCols, tileCols)),
-                      minParallelWork};
+    if (bf16Dot && (dotTileRows < 1 || dotTileRows > 32 || dotTileCols < 16 ||
+                    dotTileCols > 128 || dotTileCols % 16 != 0)) {
+      mlir::emitError(getOperation().getLoc(),
+                      "amp-cpu-tile-contractions: dot-tile-rows must be in "
+                      "[1, 32] and dot-tile-cols a multiple of 16 in "
+                      "[16, 128] (16 f32 lanes per accumulator)");
+      return signalPassFailure();
+    }
+    auto shapeOf = [&](int64_t rows, int64_t cols, int64_t depth) {
+      return KernelShape{rows,
+                         cols,
+                         depth,
+                         static_cast<int64_t>(llvm::alignTo(blockRows, rows)),
+                         static_cast<int64_t>(llvm::alignTo(blockCols, cols)),
+                         minParallelWork};
+    };
+    KernelShapes shapes{shapeOf(tileRows, tileCols, tileDepth), std::nullopt};
+    if (bf16Dot) // KC in pairs of k
+      shapes.dot = shapeOf(dotTileRows, dotTileCols, (tileDepth + 1) / 2);
     SmallVector<BufferContraction> matches;
     getOperation().walk([&](linalg::GenericOp op) {
       std::optional<BufferContraction> match = matchBufferContraction(op);
@@ -774,7 +988,7 @@ struct CPUTileContractionsPass
     PackCache cache;
     llvm::SetVector<Value> initSources;
     for (const BufferContraction &match : matches)
-      rewrite(match, shape, castsFolded, cache, initSources);
+      rewrite(match, shapes, castsFolded, cache, initSources);
     // A buffer of zeros whose copies into C all went (findConstantInit),
     // now only filled and freed, is dead.
     for (Value src : initSources) {

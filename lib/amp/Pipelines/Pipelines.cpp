@@ -408,7 +408,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   addBufferizeToOutParams(pm, /*sinkResultCopies=*/true);
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
 
-  pm.addNestedPass<func::FuncOp>(createCPUTileContractions());
+  CPUTileContractionsOptions tiling;
+  tiling.bf16Dot = config.bf16Dot.value_or(false);
+  pm.addNestedPass<func::FuncOp>(createCPUTileContractions(tiling));
   pm.addNestedPass<func::FuncOp>(createCPUParallelize());
   // The step's temporaries (the packs above included) in one arena.
   pm.addNestedPass<func::FuncOp>(createCPUPlanBuffers());
@@ -436,7 +438,10 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(arith::createArithExpandOpsPass(expand));
   // The micro-kernels' vector ops (masks, broadcasts, fma) first: the
   // generic convert-to-llvm has no patterns for vector.constant_mask.
-  pm.addPass(createConvertVectorToLLVMPass());
+  // (x86vector: the AVX512_BF16 kernel's vdpbf16ps, with bf16Dot.)
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.x86Vector = true;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   // Math ops with an LLVM intrinsic first; the rest (erf, tan, ...) become
   // libm calls, which the JIT resolves in the process.
   pm.addPass(createConvertMathToLLVMPass());

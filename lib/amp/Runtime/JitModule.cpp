@@ -16,6 +16,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <cstdlib>
 
@@ -148,9 +149,20 @@ llvm::Expected<std::string> JitModule::findOpenMPRuntime() {
       "--threads=1)");
 }
 
+bool JitModule::hostHasAVX512BF16() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  auto it = features.find("avx512bf16");
+  return it != features.end() && it->second;
+}
+
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints,
-                   const LowerToLLVMConfig &lowering) {
+                   LowerToLLVMConfig lowering) {
+  if (!lowering.bf16Dot)
+    lowering.bf16Dot = hostHasAVX512BF16();
+  else if (*lowering.bf16Dot && !hostHasAVX512BF16())
+    return makeError("the bf16 dot-product kernel (bf16-dot) needs a CPU "
+                     "with AVX512_BF16, which this one lacks");
   Options options;
   if (lowering.threads != 1) {
     llvm::Expected<std::string> libomp = findOpenMPRuntime();

@@ -556,6 +556,10 @@ std::optional<int> Session::prepare() {
     return fail("--tensor-cores is for --device=cuda");
   if (r.device == "cuda" && r.threadsGiven)
     return fail("--threads is for --device=cpu");
+  if (r.bf16Dot != "auto" && r.bf16Dot != "on" && r.bf16Dot != "off")
+    return fail("--bf16-dot=" + r.bf16Dot + ": must be auto, on or off");
+  if (r.device == "cuda" && r.bf16Dot != "auto")
+    return fail("--bf16-dot is for --device=cpu");
   // OpenMP's num_threads is an int, and libomp aborts the process when it
   // cannot create the threads: a bound well above any core count.
   constexpr unsigned kMaxThreads = 256;
@@ -653,7 +657,10 @@ std::optional<int> Session::prepare() {
       return fail("--device=cuda: " + llvm::toString(gpu.takeError()));
     backend = std::move(*gpu);
   } else {
-    backend = createCpuBackend(LowerToLLVMConfig{r.threads});
+    LowerToLLVMConfig lowering{r.threads};
+    if (r.bf16Dot != "auto")
+      lowering.bf16Dot = r.bf16Dot == "on";
+    backend = createCpuBackend(lowering);
   }
 
   // 3. The step, and every run planned on it.
