@@ -9,7 +9,9 @@
 //   - ours: each example step rewritten (f32, f16 + dynamic loss scaling,
 //     f16, bf16) and JIT-compiled as amp-run does (BoundStep: amp-run's
 //     init and state carrying, the real data), with amp-lower-to-llvm
-//     threads=1 and threads=0 (every core, the default);
+//     threads=1 and threads=0 (every core, the default); on a CPU with
+//     AVX512_BF16 bf16 runs on its vdpbf16ps kernel (as amp-run picks) and
+//     also, as "bf16 fma-kernel", on the FMA kernel of other CPUs;
 //   - PyTorch: torch_peer.py next to this file (Debian's python3-torch),
 //     the same steps in eager mode, fp32 and bf16 autocast, on 1 thread and
 //     on every core; the goal compares with its better thread count;
@@ -33,10 +35,12 @@
 #include "amp/Runtime/Batches.h"
 #include "amp/Runtime/BoundStep.h"
 #include "amp/Runtime/IdxDataset.h"
+#include "amp/Runtime/JitModule.h"
 #include "amp/Support/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -73,6 +77,32 @@ struct Config {
   bool peer = true;
 };
 } // namespace
+
+/// The CPU's model name and the features the kernels choose by, from
+/// /proc/cpuinfo ("unknown CPU" without it).
+static std::string describeCpu() {
+  std::string model = "unknown CPU", flags;
+  auto file = llvm::MemoryBuffer::getFileAsStream("/proc/cpuinfo");
+  if (file) {
+    llvm::SmallVector<llvm::StringRef> lines;
+    (*file)->getBuffer().split(lines, '\n');
+    for (llvm::StringRef line : lines) {
+      auto [key, value] = line.split(':');
+      key = key.trim();
+      if (key == "model name" && model == "unknown CPU")
+        model = value.trim().str();
+      else if (key == "flags" && flags.empty())
+        flags = (" " + value.trim() + " ").str();
+    }
+  }
+  std::string features;
+  for (const char *f : {"avx2", "fma", "f16c", "avx512f", "avx512_bf16",
+                        "avx512_fp16", "amx_bf16"})
+    if (flags.find(" " + std::string(f) + " ") != std::string::npos)
+      features += (features.empty() ? "" : " ") + std::string(f);
+  return model + " (" + (features.empty() ? "none of" : features) +
+         "; of avx2 fma f16c avx512f avx512_bf16 avx512_fp16 amx_bf16)";
+}
 
 static double msSince(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(
@@ -250,12 +280,12 @@ struct OurStep {
 };
 } // namespace
 
-static std::unique_ptr<OurStep> compileStep(ModuleOp module,
-                                            Precision precision,
-                                            LossScaleMode lossScale,
-                                            unsigned threads, bool fuse) {
+static std::unique_ptr<OurStep>
+compileStep(ModuleOp module, Precision precision, LossScaleMode lossScale,
+            unsigned threads, bool fuse, std::optional<bool> bf16Dot) {
   auto s = std::make_unique<OurStep>();
-  s->backend = runtime::createCpuBackend(LowerToLLVMConfig{threads, fuse});
+  s->backend =
+      runtime::createCpuBackend(LowerToLLVMConfig{threads, fuse, bf16Dot});
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   for (auto fn : llvm::make_early_inc_range(work->getOps<func::FuncOp>()))
     if (!fn->hasAttr(kTrainStepAttr))
@@ -327,6 +357,10 @@ int main(int argc, char **argv) {
   }
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   auto t0 = std::chrono::steady_clock::now();
+  bool dotKernel = runtime::JitModule::hostHasAVX512BF16();
+  std::string cpu = describeCpu();
+  llvm::outs() << "CPU: " << cpu << "\n";
+  row("CPU of this run", cpu, "-", "-", "-");
 
   DialectRegistry registry;
   registerAllDialectsAndExtensions(registry);
@@ -357,6 +391,8 @@ int main(int argc, char **argv) {
     /// amp-lower-to-llvm fuse= (the "fused" rows, every core only, show
     /// what the experimental amp-cpu-fuse-elementwise would save).
     bool fuse = false;
+    /// amp-lower-to-llvm bf16-dot= (unset: the host decides, as amp-run).
+    std::optional<bool> bf16Dot = std::nullopt;
   };
   const Spec specs[] = {
       {"f32", Precision::F32, LossScaleMode::None},
@@ -364,7 +400,8 @@ int main(int argc, char **argv) {
       {"f16", Precision::F16, LossScaleMode::None},
       {"bf16", Precision::BF16, LossScaleMode::None},
       {"f32 fused", Precision::F32, LossScaleMode::None, true},
-      {"f16+dynamic fused", Precision::F16, LossScaleMode::Dynamic, true}};
+      {"f16+dynamic fused", Precision::F16, LossScaleMode::Dynamic, true},
+      {"bf16 fma-kernel", Precision::BF16, LossScaleMode::None, false, false}};
   const unsigned ourThreads[] = {1, 0};
   auto threadsName = [&](unsigned t) {
     return t == 1 ? std::string("1 thread")
@@ -388,9 +425,12 @@ int main(int argc, char **argv) {
       for (unsigned threads : ourThreads) {
         if (sp.fuse && threads != 0)
           continue;
+        // Where bf16 runs on the FMA kernel anyway, the row would repeat it.
+        if (sp.bf16Dot && !*sp.bf16Dot && (!dotKernel || threads != 1))
+          continue;
         auto c0 = std::chrono::steady_clock::now();
         ours.push_back(compileStep(*m.module, sp.precision, sp.lossScale,
-                                   threads, sp.fuse));
+                                   threads, sp.fuse, sp.bf16Dot));
         if (!ours.back()) {
           llvm::errs() << m.name << " " << sp.name << ": compiling failed\n";
           return 1;
@@ -533,8 +573,34 @@ int main(int argc, char **argv) {
           ratio(fused, unfused, "%.3fx"),
           fmt("unfused %.3f ms/step", unfused->median()), "-", "-");
     }
+    // bf16 against f32 on 1 thread (issue 32): 2x or more from the
+    // vdpbf16ps kernel where the CPU has AVX512_BF16, else no slower.
+    const Timed *bf16One = find(key(m.name, "ours", "bf16", one));
+    double bf16Speedup = f32One->median() / bf16One->median();
+    double bf16Goal = !dotKernel ? 1 / 1.05 : m.peerName == "mlp" ? 1.5 : 2.0;
+    row(m.name + " step, ours bf16 vs ours f32 (1 thread; " +
+            (dotKernel ? "AVX512_BF16: the vdpbf16ps kernel"
+                       : "no AVX512_BF16: the FMA kernel") +
+            ")",
+        ratio(f32One, bf16One, "%.3fx faster"),
+        fmt("f32 %.3f ms/step", f32One->median()),
+        dotKernel ? fmt(">= %.1fx faster", bf16Goal)
+                  : ">= 0.95x (<= 1.05x slower)",
+        bf16Speedup >= bf16Goal ? "met" : "missed");
+    if (const Timed *fmaOne = find(key(m.name, "ours", "bf16 fma-kernel", one)))
+      row(m.name + " step, ours bf16 on the vdpbf16ps kernel vs on the FMA "
+                   "kernel (1 thread)",
+          ratio(fmaOne, bf16One, "%.2fx faster"),
+          fmt("FMA kernel %.3f ms/step", fmaOne->median()), "-", "-");
     if (!cfg.peer)
       continue;
+    if (const Timed *torchBf16 = find(key(m.name, "PyTorch", "bf16", one))) {
+      double speedup = torchBf16->median() / bf16One->median();
+      row(m.name + " step bf16, ours vs PyTorch bf16 autocast (1 thread)",
+          ratio(torchBf16, bf16One, "%.2fx faster"),
+          fmt("PyTorch %.3f ms/step", torchBf16->median()), "faster",
+          speedup > 1 ? "met" : "missed");
+    }
     for (const char *prec : {"f32", "bf16"}) {
       const Timed *p1 = find(key(m.name, "PyTorch", prec, one));
       const Timed *pn = find(key(m.name, "PyTorch", prec, all));
