@@ -182,6 +182,7 @@ static cl::opt<std::string> bf16Dot(
         "--device=cpu: bf16 x bf16 -> f32 contractions on AVX512_BF16's "
         "vdpbf16ps: auto (where this CPU has AVX512_BF16), on or off (the "
         "FMA kernel on widened operands); the same results but for denormals "
+        "(flushed to zero) and NaN payloads "
         "(amp-lower-to-llvm bf16-dot=)",
         "auto")),
     cl::init("auto"), cl::cat(ampRunCategory));

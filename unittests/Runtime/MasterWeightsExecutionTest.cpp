@@ -121,7 +121,7 @@ struct Tiny {
       ADD_FAILURE() << llvm::toString(std::move(err));
       return nullptr;
     }
-    t->cpu = createCpuBackend(LowerToLLVMConfig{threads, false});
+    t->cpu = createCpuBackend(LowerToLLVMConfig{threads, false, std::nullopt});
     auto step = BoundStep::create(*module, *t->cpu, /*batch=*/0);
     if (!step) {
       ADD_FAILURE() << llvm::toString(step.takeError());

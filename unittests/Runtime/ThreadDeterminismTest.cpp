@@ -95,7 +95,7 @@ struct Compiled {
           [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
           "amp-mixed-precision"))
     return ::testing::AssertionFailure() << llvm::toString(std::move(err));
-  out.cpu = createCpuBackend(LowerToLLVMConfig{threads, fuse});
+  out.cpu = createCpuBackend(LowerToLLVMConfig{threads, fuse, std::nullopt});
   auto step = BoundStep::create(*module, *out.cpu, /*batch=*/0);
   if (!step)
     return ::testing::AssertionFailure() << llvm::toString(step.takeError());

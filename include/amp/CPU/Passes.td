@@ -146,9 +146,13 @@ def CPUTileContractions
       every accumulator adds its products in increasing k, each bf16
       product is exact in f32 and each addition rounds once, so the
       results are the FMA kernel's bit for bit, except that the
-      instruction reads denormal bf16 inputs and writes denormal results
-      as zero (DAZ, FTZ; bf16 shares f32's range, so these are values
-      below 1.2e-38). Packs are shared between contractions as above.
+      instruction reads and writes every denormal as zero (DAZ, FTZ: an
+      input, a product or a partial sum below 1.2e-38 in magnitude, so a
+      sum that passes through that range can differ even when its inputs
+      and result are normal) and that a NaN made from two NaNs may carry
+      the other one's payload. An odd k's pad is -0.0 in A and +0.0 in
+      B, so that a -0.0 sum stays -0.0. Packs are shared between
+      contractions as above.
     - A copy is made once per buffer, not once per contraction: a later
       contraction in the same block that would copy the same buffer the
       same way (layout, rounding) reads the earlier copy, which is freed

@@ -74,9 +74,10 @@ struct LowerToLLVMConfig {
   /// (amp-cpu-tile-contractions bf16-dot): the code then runs only on CPUs
   /// with AVX512_BF16. Unset: off here, and JitModule::compile decides
   /// from the host's CPU features (on where it has AVX512_BF16). The
-  /// results are those of the FMA kernel bit for bit, but for denormal
-  /// bf16 operands and f32 products, which the instruction reads and
-  /// writes as zero (docs/performance.md).
+  /// results are those of the FMA kernel bit for bit, but for denormals
+  /// (inputs, products and partial sums below 1.2e-38, which the
+  /// instruction reads and writes as zero) and NaN payloads
+  /// (docs/performance.md).
   std::optional<bool> bf16Dot;
 };
 

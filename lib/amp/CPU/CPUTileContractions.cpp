@@ -787,12 +787,14 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   // A parameter's or the input's f16 cast (findCastOfArgument) is done
   // by the pack itself, from the f32 argument.
   // A bf16 pair pack (packBF16Pairs), shared as the packs above.
+  // A's pad is -0.0, B's +0.0 (packBF16Pairs): different packs.
   auto packPairs = [&](const DotSource &source, PairLayout layout, Value kSize,
-                       Value xSize) -> Value {
+                       Value xSize, bool isA) -> Value {
     Type bf16 = b.getBF16Type();
     Type roundTo = source.castOp ? bf16 : Type();
-    PackCache::Key key{block, source.buffer, 2 + static_cast<unsigned>(layout),
-                       bf16, roundTo};
+    PackCache::Key key{block, source.buffer,
+                       2 + 2 * static_cast<unsigned>(layout) + isA, bf16,
+                       roundTo};
     if (auto it = cache.packs.find(key);
         it != cache.packs.end() &&
         isUnchangedBetween(source.buffer, it->second.packed.getDefiningOp(),
@@ -802,8 +804,9 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
     }
     if (source.castOp)
       castsFolded.insert(source.castOp);
-    Value packed = packBF16Pairs(b, loc, source.buffer, layout, kSize, xSize,
-                                 shape.cols, /*roundToBF16=*/bool(roundTo));
+    Value packed =
+        packBF16Pairs(b, loc, source.buffer, layout, kSize, xSize, shape.cols,
+                      /*roundToBF16=*/bool(roundTo), /*padNegativeZero=*/isA);
     made.emplace_back(packed, key);
     return packed;
   };
@@ -825,11 +828,11 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
     kernel.a = packPairs(*dotA,
                          match.transposeA ? PairLayout::KMajorFromRows
                                           : PairLayout::XMajor,
-                         kernel.k, kernel.m);
+                         kernel.k, kernel.m, /*isA=*/true);
     kernel.b = packPairs(*dotB,
                          match.transposeB ? PairLayout::KMajorFromColumns
                                           : PairLayout::KMajorFromRows,
-                         kernel.k, kernel.n);
+                         kernel.k, kernel.n, /*isA=*/false);
     kernel.k =
         b.createOrFold<arith::CeilDivUIOp>(loc, kernel.k, kernel.index(2));
   } else if (match.extendA) {

@@ -23,6 +23,7 @@ struct PackEmitter {
   Location loc;
   Value src;
   bool round;
+  bool negativeZero;
 
   Value index(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) {
@@ -39,14 +40,20 @@ struct PackEmitter {
                multiple);
   }
   /// `lanes` elements of `src` from `indices` on, as bf16; lanes at or
-  /// beyond `count` (an index value, clamped to [0, lanes]) read zero.
+  /// beyond `count` (an index value, clamped to [0, lanes]) read zero
+  /// (-0.0 with `negativeZero`).
   Value load(ValueRange indices, int64_t lanes, Value count) {
     Type elem = cast<MemRefType>(src.getType()).getElementType();
     auto type = VectorType::get({lanes}, elem);
     auto maskType = VectorType::get({lanes}, b.getI1Type());
     Value mask = vector::CreateMaskOp::create(b, loc, maskType, count);
+    auto floatType = cast<FloatType>(elem);
     Value zero = arith::ConstantOp::create(
-        b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(elem)));
+        b, loc, type,
+        DenseElementsAttr::get(
+            type, b.getFloatAttr(floatType,
+                                 APFloat::getZero(floatType.getFloatSemantics(),
+                                                  /*Negative=*/negativeZero))));
     Value v =
         vector::MaskedLoadOp::create(b, loc, type, src, indices, mask, zero);
     if (round)
@@ -91,8 +98,9 @@ struct PackEmitter {
 
 Value mlir::amp::packBF16Pairs(OpBuilder &b, Location loc, Value src,
                                PairLayout layout, Value kSize, Value xSize,
-                               int64_t padX, bool roundToBF16) {
-  PackEmitter e{b, loc, src, roundToBF16};
+                               int64_t padX, bool roundToBF16,
+                               bool padNegativeZero) {
+  PackEmitter e{b, loc, src, roundToBF16, padNegativeZero};
   constexpr int64_t kLanes = 16; // pairs per vector<32xbf16>
   Value pairs = b.createOrFold<arith::CeilDivUIOp>(loc, kSize, e.index(2));
   Value zero = e.index(0);

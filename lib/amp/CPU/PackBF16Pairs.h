@@ -10,9 +10,10 @@
 // k = 2kk in its second (odd) slot, so that each accumulator adds its
 // products in increasing k, as the FMA kernel does: the dot product of a
 // bf16 pair is exact in f32 and each addition rounds once, so the results
-// are the FMA kernel's bit for bit (but for denormals, which the
-// instruction reads as and writes as zero). An odd k gets a last pair
-// whose k = K slot is zero.
+// are the FMA kernel's bit for bit, but for denormals (the instruction
+// reads and writes as zero every denormal: an input, a product, a partial
+// sum) and for the payload of a NaN made from two NaNs. An odd k gets a
+// last pair whose k = K slot is zero.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,10 +46,14 @@ enum class PairLayout {
 ///     masked edge computes with them and stores nothing they affect);
 ///   - XMajor: R = X, C = K2 rounded up to 16; the pairs of kk >= K2 hold
 ///     zeros.
-/// The k = K slot of an odd K's last pair is zero. `src`'s last dimension
+/// The k = K slot of an odd K's last pair is zero: -0.0 with
+/// `padNegativeZero` (the kernel's A, +0.0 for B), so that its product is
+/// -0.0 and adding it leaves every accumulator as it is, -0.0 included
+/// (+0.0 * +0.0 would turn a -0.0 sum into +0.0). `src`'s last dimension
 /// must be unit-stride. The caller frees the result.
 Value packBF16Pairs(OpBuilder &b, Location loc, Value src, PairLayout layout,
-                    Value kSize, Value xSize, int64_t padX, bool roundToBF16);
+                    Value kSize, Value xSize, int64_t padX, bool roundToBF16,
+                    bool padNegativeZero);
 
 } // namespace mlir::amp
 

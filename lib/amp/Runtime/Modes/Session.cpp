@@ -657,7 +657,8 @@ std::optional<int> Session::prepare() {
       return fail("--device=cuda: " + llvm::toString(gpu.takeError()));
     backend = std::move(*gpu);
   } else {
-    LowerToLLVMConfig lowering{r.threads};
+    LowerToLLVMConfig lowering;
+    lowering.threads = r.threads;
     if (r.bf16Dot != "auto")
       lowering.bf16Dot = r.bf16Dot == "on";
     backend = createCpuBackend(lowering);
