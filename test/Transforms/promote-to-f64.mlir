@@ -73,6 +73,19 @@ func.func @bits(%x: f32) -> i32 {
 
 // -----
 
+// The bitcast's operand made by an op before it (promoted first by the
+// retyping walk, which then left an f64 -> i32 bitcast that does not
+// verify; found by amp-robustness).
+func.func @bits_of_load(%m: memref<2xf32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  %x = memref.load %m[%c0] : memref<2xf32>
+  // expected-error @+1 {{amp-promote-to-f64: a bitcast of an f32 value has no f64 meaning}}
+  %b = arith.bitcast %x : f32 to i32
+  return %b : i32
+}
+
+// -----
+
 // expected-error @+1 {{amp-promote-to-f64: 'llvm.func' is not a func.func; the pass retypes func.func only}}
 llvm.func @lowered(%a: f32) -> f32 {
   llvm.return %a : f32

@@ -101,6 +101,10 @@ struct PromoteToF64Pass : amp::impl::PromoteToF64Base<PromoteToF64Pass> {
         return signalPassFailure();
       }
     bool failed = false;
+    // What cannot be promoted, checked on the types as given (the retyping
+    // walk below promotes a bitcast's operand before it reaches the
+    // bitcast: found by amp-robustness on
+    // test/Regression/cpu-bf16-dot-negative-zero.mlir).
     getOperation().walk([&](Operation *op) {
       if (op->getDialect() && isa<amp::AmpDialect>(op->getDialect())) {
         op->emitError("amp-promote-to-f64: '")
@@ -118,6 +122,11 @@ struct PromoteToF64Pass : amp::impl::PromoteToF64Base<PromoteToF64Pass> {
         failed = true;
         return WalkResult::interrupt();
       }
+      return WalkResult::advance();
+    });
+    if (failed)
+      return signalPassFailure();
+    getOperation().walk([&](Operation *op) {
       for (Value result : op->getResults())
         result.setType(promote(result.getType()));
       for (Region &region : op->getRegions())
