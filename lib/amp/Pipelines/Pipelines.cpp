@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
@@ -261,6 +262,17 @@ struct CheckLowerableInputPass
       return signalPassFailure();
     getOperation().walk([&](Operation *op) {
       ok &= succeeded(checkLowerableOp(op, pipeline, reportedTypes));
+      // amp-lower-to-nvvm runs a step's scalar host code in one-thread
+      // kernels: a vector.print would call the CPU runtime's printF32 from
+      // the device (found by amp-robustness: the NVVM translation failed).
+      if (!checkDialects && isa<vector::PrintOp>(op) &&
+          reported.insert(op->getName().getStringRef()).second) {
+        ok = false;
+        op->emitError() << pipeline
+                        << " cannot lower 'vector.print': the step's code "
+                           "runs on the GPU, which has no printF32; print "
+                           "on the host after the step returns";
+      }
       if (!checkDialects ||
           kLowered.contains(op->getName().getDialectNamespace()))
         return;
