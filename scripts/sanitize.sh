@@ -71,7 +71,6 @@ mapfile -t mlir_files < <(cd "$root" && find test examples -name '*.mlir' ! -nam
   "${mlir_files[@]}")
 
 if [ "$fuzz" = 1 ]; then
-  echo "== sanitize: libFuzzer, ${AMP_FUZZ_SECONDS:-60} s"
   seconds="${AMP_FUZZ_SECONDS:-60}"
   if [ "$ci" = 1 ]; then
     # CI fuzzes reproducibly (fuzz.sh): a fixed seed and a fixed number of
@@ -80,6 +79,7 @@ if [ "$fuzz" = 1 ]; then
     export AMP_FUZZ_SEED="${AMP_FUZZ_SEED:-1}" AMP_FUZZ_RUNS="${AMP_FUZZ_RUNS:-3000}"
     seconds="${AMP_FUZZ_SECONDS:-300}"
   fi
+  echo "== sanitize: libFuzzer, ${AMP_FUZZ_RUNS:+$AMP_FUZZ_RUNS inputs with seed ${AMP_FUZZ_SEED:-random}, }at most $seconds s"
   "$root/scripts/fuzz.sh" "$build" "$seconds"
 fi
 
