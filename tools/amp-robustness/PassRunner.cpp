@@ -51,6 +51,10 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-loss-scaling", "mode=none"},
     {"amp-mixed-precision", "precision=bf16 loss-scale=static"},
     {"amp-mixed-precision", "precision=f32 loss-scale=none"},
+    // The AVX512_BF16 kernel (IR only: the corpus runs no code).
+    {"amp-cpu-tile-contractions",
+     "bf16-dot=true dot-tile-rows=5 dot-tile-cols=48"},
+    {"amp-lower-to-llvm", "bf16-dot=true"},
 };
 
 bool addToPipeline(OpPassManager &pm, const PassUnderTest &p,

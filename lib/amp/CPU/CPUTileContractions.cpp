@@ -211,6 +211,30 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
   return castOp;
 }
 
+/// The `count` accumulators of `type` a micro-tile's depth slice starts
+/// from: without kernel.init what `loadC` loads from C; with it, C's
+/// initial value broadcast in the first slice (`kBegin` = 0) and what the
+/// slices before stored (`loadC`, in the other branch) in the later ones.
+static SmallVector<Value>
+startAccumulators(Kernel &kernel, OpBuilder &b, Value kBegin, VectorType type,
+                  int64_t count,
+                  llvm::function_ref<SmallVector<Value>()> loadC) {
+  if (!kernel.init)
+    return loadC();
+  Location loc = kernel.loc;
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kBegin,
+                                      kernel.index(0));
+  auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(count, type), first,
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value splat = vector::BroadcastOp::create(b, loc, type, kernel.init);
+  scf::YieldOp::create(b, loc, SmallVector<Value>(count, splat));
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  scf::YieldOp::create(b, loc, loadC());
+  return SmallVector<Value>(ifOp.getResults());
+}
+
 /// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
 /// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
 /// columns it enables are read and written: the right edge of C.
@@ -248,26 +272,8 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
           load(kernel.accType, kernel.c, ValueRange{rowIndex[r], j0}));
     return loaded;
   };
-  if (kernel.init) {
-    // The first depth slice starts from C's initial value, the later ones
-    // from what the slices before stored.
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        kBegin, kernel.index(0));
-    auto ifOp = scf::IfOp::create(
-        b, loc, SmallVector<Type>(rows, kernel.accType), first,
-        /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value splat =
-        vector::BroadcastOp::create(b, loc, kernel.accType, kernel.init);
-    scf::YieldOp::create(b, loc, SmallVector<Value>(rows, splat));
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, loadC());
-    zeros.clear(); // (the masked loads' zeros are in the branch)
-    accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
-  } else {
-    accs = loadC();
-  }
+  accs = startAccumulators(kernel, b, kBegin, kernel.accType, rows, loadC);
+  zeros.clear(); // (with kernel.init the masked loads' zeros are in a branch)
   auto loop = scf::ForOp::create(
       b, loc, kBegin, kEnd, kernel.index(1), accs,
       [&](OpBuilder &, Location l, Value k, ValueRange iterAccs) {
@@ -348,24 +354,8 @@ static void emitDotTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
       }
     return loaded;
   };
-  SmallVector<Value> accs;
-  if (kernel.init) {
-    // As emitTile: the first depth slice starts from C's initial value.
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        kBegin, kernel.index(0));
-    auto ifOp = scf::IfOp::create(
-        b, loc, SmallVector<Type>(rows * chunks, accType), first,
-        /*withElseRegion=*/true);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(ifOp.thenBlock());
-    Value splat = vector::BroadcastOp::create(b, loc, accType, kernel.init);
-    scf::YieldOp::create(b, loc, SmallVector<Value>(rows * chunks, splat));
-    b.setInsertionPointToStart(ifOp.elseBlock());
-    scf::YieldOp::create(b, loc, loadC());
-    accs.assign(ifOp.getResults().begin(), ifOp.getResults().end());
-  } else {
-    accs = loadC();
-  }
+  SmallVector<Value> accs =
+      startAccumulators(kernel, b, kBegin, accType, rows * chunks, loadC);
   // Element offsets of the packed rows: a pair is two elements.
   SmallVector<Value> bColumn, aColumn;
   for (int64_t c = 0; c < chunks; ++c)
@@ -766,50 +756,56 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   SmallVector<std::pair<Value, PackCache::Key>> made;
   SmallVector<memref::DeallocOp> reused;
   Block *block = match.op->getBlock();
-  // `src` packed: an earlier pack of the block if still valid, else a
-  // widened copy some op already made, else a new pack.
-  auto packCached = [&](Value src, bool kMajor, Value kSize, Value xSize,
-                        Type roundTo) -> Value {
-    PackCache::Key key{block, src, kMajor, accElem, roundTo};
+  // The pack `key` of buffer `src`: an earlier pack of the block if still
+  // valid (nothing wrote `src` since), else what `makePack` returns, which
+  // sets `fresh` when it made a new pack (freed after this kernel).
+  auto lookupOrPack = [&](const PackCache::Key &key, Value src,
+                          llvm::function_ref<Value(bool &fresh)> makePack) {
     if (auto it = cache.packs.find(key);
         it != cache.packs.end() &&
         isUnchangedBetween(src, it->second.packed.getDefiningOp(), match.op)) {
       reused.push_back(it->second.dealloc);
       return it->second.packed;
     }
-    if (kMajor && !roundTo)
-      if (Value widened = findWidening(src, accElem, match.op))
-        return widened;
-    Value packed = pack(b, loc, src, kMajor, kSize, xSize, accElem, roundTo);
-    made.emplace_back(packed, key);
+    bool fresh = true;
+    Value packed = makePack(fresh);
+    if (fresh)
+      made.emplace_back(packed, key);
     return packed;
   };
-  // A parameter's or the input's f16 cast (findCastOfArgument) is done
-  // by the pack itself, from the f32 argument.
-  // A bf16 pair pack (packBF16Pairs), shared as the packs above.
-  // A's pad is -0.0, B's +0.0 (packBF16Pairs): different packs.
+  // `src` widened: an earlier pack, else a widened copy some op already
+  // made, else a new pack.
+  auto packCached = [&](Value src, bool kMajor, Value kSize, Value xSize,
+                        Type roundTo) -> Value {
+    PackCache::Key key{block, src, kMajor, accElem, roundTo};
+    return lookupOrPack(key, src, [&](bool &fresh) {
+      if (kMajor && !roundTo)
+        if (Value widened = findWidening(src, accElem, match.op)) {
+          fresh = false; // another op's buffer
+          return widened;
+        }
+      return pack(b, loc, src, kMajor, kSize, xSize, accElem, roundTo);
+    });
+  };
+  // A bf16 pair pack (packBF16Pairs). A's pad is -0.0, B's +0.0: the
+  // layout code of the key tells them apart.
   auto packPairs = [&](const DotSource &source, PairLayout layout, Value kSize,
                        Value xSize, bool isA) -> Value {
     Type bf16 = b.getBF16Type();
     Type roundTo = source.castOp ? bf16 : Type();
+    if (source.castOp)
+      castsFolded.insert(source.castOp);
     PackCache::Key key{block, source.buffer,
                        2 + 2 * static_cast<unsigned>(layout) + isA, bf16,
                        roundTo};
-    if (auto it = cache.packs.find(key);
-        it != cache.packs.end() &&
-        isUnchangedBetween(source.buffer, it->second.packed.getDefiningOp(),
-                           match.op)) {
-      reused.push_back(it->second.dealloc);
-      return it->second.packed;
-    }
-    if (source.castOp)
-      castsFolded.insert(source.castOp);
-    Value packed =
-        packBF16Pairs(b, loc, source.buffer, layout, kSize, xSize, shape.cols,
-                      /*roundToBF16=*/bool(roundTo), /*padNegativeZero=*/isA);
-    made.emplace_back(packed, key);
-    return packed;
+    return lookupOrPack(key, source.buffer, [&](bool &) {
+      return packBF16Pairs(b, loc, source.buffer, layout, kSize, xSize,
+                           shape.cols, /*roundToBF16=*/bool(roundTo),
+                           /*padNegativeZero=*/isA);
+    });
   };
+  // A parameter's or the input's f16 cast (findCastOfArgument) is done
+  // by the pack itself, from the f32 argument.
   auto packWidened = [&](Value operand) {
     Type narrow = cast<MemRefType>(operand.getType()).getElementType();
     Type roundTo;
@@ -835,14 +831,13 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
                          kernel.k, kernel.n, /*isA=*/false);
     kernel.k =
         b.createOrFold<arith::CeilDivUIOp>(loc, kernel.k, kernel.index(2));
-  } else if (match.extendA) {
+  }
+  if (!dot && match.extendA) {
     // In A's own layout: a contiguous copy that widens 8 elements per
     // instruction, where a transposing one gathers them one at a time.
     kernel.a = packWidened(match.a);
   }
-  if (dot) {
-    // (packed above)
-  } else if (match.transposeB) {
+  if (!dot && match.transposeB) {
     Value src = match.b;
     Type roundTo;
     if (linalg::GenericOp castOp;
@@ -852,7 +847,7 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
       roundTo = cast<MemRefType>(match.b.getType()).getElementType();
     }
     kernel.b = packCached(src, /*kMajor=*/false, kernel.k, kernel.n, roundTo);
-  } else if (match.extendB) {
+  } else if (!dot && match.extendB) {
     kernel.b = packWidened(match.b);
   }
 
