@@ -8,6 +8,7 @@
 #include "amp/Runtime/CudaBackend.h"
 #include "amp/Runtime/Data/DataSource.h"
 #include "amp/Runtime/HostTensor.h"
+#include "amp/Runtime/JitModule.h"
 #include "amp/Runtime/SyntheticData.h"
 #include "amp/Support/ModelSource.h"
 #include "amp/Support/OutputFile.h"
@@ -560,6 +561,10 @@ std::optional<int> Session::prepare() {
     return fail("--bf16-dot=" + r.bf16Dot + ": must be auto, on or off");
   if (r.device == "cuda" && r.bf16Dot != "auto")
     return fail("--bf16-dot is for --device=cpu");
+  if (r.bf16Dot == "on" && !JitModule::hostHasAVX512BF16())
+    return fail("--bf16-dot=on: the bf16 dot-product kernel needs a CPU with "
+                "AVX512_BF16, which this one lacks (auto picks the FMA kernel "
+                "here)");
   // OpenMP's num_threads is an int, and libomp aborts the process when it
   // cannot create the threads: a bound well above any core count.
   constexpr unsigned kMaxThreads = 256;
