@@ -282,7 +282,8 @@ struct OurStep {
 
 static std::unique_ptr<OurStep>
 compileStep(ModuleOp module, Precision precision, LossScaleMode lossScale,
-            unsigned threads, bool fuse, std::optional<bool> bf16Dot) {
+            unsigned threads, bool fuse, std::optional<bool> bf16Dot,
+            bool recomputeElementwise) {
   auto s = std::make_unique<OurStep>();
   s->backend =
       runtime::createCpuBackend(LowerToLLVMConfig{threads, fuse, bf16Dot});
@@ -293,6 +294,7 @@ compileStep(ModuleOp module, Precision precision, LossScaleMode lossScale,
   MixedPrecisionConfig mp;
   mp.precision = precision;
   mp.lossScale = lossScale;
+  mp.recomputeElementwise = recomputeElementwise;
   if (llvm::Error err = runPipeline(
           *work,
           [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
@@ -393,6 +395,10 @@ int main(int argc, char **argv) {
     bool fuse = false;
     /// amp-lower-to-llvm bf16-dot= (unset: the host decides, as amp-run).
     std::optional<bool> bf16Dot = std::nullopt;
+    /// amp-mixed-precision recompute-elementwise= (the "layout recompute"
+    /// rows, 1 thread only, show what recomputing the elementwise ops and
+    /// row reductions costs).
+    bool recomputeElementwise = true;
   };
   const Spec specs[] = {
       {"f32", Precision::F32, LossScaleMode::None},
@@ -401,7 +407,11 @@ int main(int argc, char **argv) {
       {"bf16", Precision::BF16, LossScaleMode::None},
       {"f32 fused", Precision::F32, LossScaleMode::None, true},
       {"f16+dynamic fused", Precision::F16, LossScaleMode::Dynamic, true},
-      {"bf16 fma-kernel", Precision::BF16, LossScaleMode::None, false, false}};
+      {"bf16 fma-kernel", Precision::BF16, LossScaleMode::None, false, false},
+      {"f32 layout recompute", Precision::F32, LossScaleMode::None, false,
+       std::nullopt, false},
+      {"bf16 layout recompute", Precision::BF16, LossScaleMode::None, false,
+       std::nullopt, false}};
   const unsigned ourThreads[] = {1, 0};
   auto threadsName = [&](unsigned t) {
     return t == 1 ? std::string("1 thread")
@@ -428,9 +438,12 @@ int main(int argc, char **argv) {
         // Where bf16 runs on the FMA kernel anyway, the row would repeat it.
         if (sp.bf16Dot && !*sp.bf16Dot && (!dotKernel || threads != 1))
           continue;
+        if (!sp.recomputeElementwise && threads != 1)
+          continue;
         auto c0 = std::chrono::steady_clock::now();
         ours.push_back(compileStep(*m.module, sp.precision, sp.lossScale,
-                                   threads, sp.fuse, sp.bf16Dot));
+                                   threads, sp.fuse, sp.bf16Dot,
+                                   sp.recomputeElementwise));
         if (!ours.back()) {
           llvm::errs() << m.name << " " << sp.name << ": compiling failed\n";
           return 1;
@@ -592,6 +605,16 @@ int main(int argc, char **argv) {
                    "kernel (1 thread)",
           ratio(fmaOne, bf16One, "%.2fx faster"),
           fmt("FMA kernel %.3f ms/step", fmaOne->median()), "-", "-");
+    for (const char *prec : {"f32", "bf16"}) {
+      const Timed *with = find(key(m.name, "ours", prec, one));
+      const Timed *without = find(
+          key(m.name, "ours", std::string(prec) + " layout recompute", one));
+      row(m.name + " step, ours " + prec +
+              " recompute-elementwise=true vs false (1 thread: the work "
+              "traded for activation memory)",
+          ratio(with, without, "%.3fx"),
+          fmt("false %.3f ms/step", without->median()), "-", "-");
+    }
     if (!cfg.peer)
       continue;
     if (const Timed *torchBf16 = find(key(m.name, "PyTorch", "bf16", one))) {

@@ -4,6 +4,7 @@
 // RUN: amp-opt %s --split-input-file --amp-recompute-for-backward --cse | FileCheck %s --check-prefix=CSE
 // RUN: amp-opt %s --split-input-file --amp-memory-report=kept=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=BEFORE
 // RUN: amp-opt %s --split-input-file --amp-recompute-for-backward --amp-memory-report=kept=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=AFTER
+// RUN: amp-opt %s --split-input-file --amp-recompute-for-backward=elementwise=false --amp-memory-report=kept=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=LAYOUT
 
 // A linear layer as torch-mlir and autocast leave it: the f16 copy of the
 // weight, its transpose (what the forward matmul reads) and the f16 copy of
@@ -202,4 +203,106 @@ func.func @pad_of_extf_input(
   %g = amp.grad %g2, %w : tensor<2x4xf32>
   %w1 = arith.subf %w, %g : tensor<2x4xf32>
   return %loss, %w1 : tensor<f32>, tensor<2x4xf32>
+}
+
+// -----
+
+// Ops whose work is one pass over their bytes (linalg ops whose iteration
+// domain is no larger than their largest operand: elementwise ops, fills,
+// row reductions) are recomputed too: a softmax over scores that
+// amp-keep-accumulators-low stored in f16 (%t) is recomputed from them
+// after the seed (the f32 view, the row max, the exponentials, the row sum
+// and the quotient), so the backward's reads of the exponentials and of
+// the softmax keep only %t (12 B instead of 48). A contraction iterates
+// over more points than any operand and is not recomputed, although its
+// operands are at hand: %mm2 stays kept.
+// CHECK-LABEL: func.func @softmax_of_rounded_scores
+// CHECK: amp.loss_grad
+// CHECK: arith.extf %{{.*}} {amp.recomputed} : tensor<2x3xf16> to tensor<2x3xf32>
+// CHECK: linalg.fill {amp.recomputed}
+// CHECK: linalg.generic {{.*}}"reduction"{{.*}} {amp.recomputed}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.maximumf
+// CHECK: linalg.generic {{.*}} {amp.recomputed}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.subf
+// CHECK-NEXT: math.exp
+// CHECK: linalg.fill {amp.recomputed}
+// CHECK: linalg.generic {{.*}}"reduction"{{.*}} {amp.recomputed}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.addf
+// CHECK: linalg.generic {{.*}} {amp.recomputed}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf
+// CHECK-NOT: amp.recomputed
+// CHECK: return
+// BEFORE-LABEL: amp-memory-report: @softmax_of_rounded_scores
+// BEFORE: kept for the backward {{ *}}72 B, 3 values
+// BEFORE: 24  tensor<2x3xf32> from linalg.matmul
+// BEFORE-NEXT: 24  tensor<2x3xf32> from linalg.generic
+// BEFORE-NEXT: 24  tensor<2x3xf32> from linalg.generic
+// AFTER-LABEL: amp-memory-report: @softmax_of_rounded_scores
+// AFTER: kept for the backward {{ *}}36 B, 2 values
+// AFTER: 24  tensor<2x3xf32> from linalg.matmul
+// AFTER-NEXT: 12  tensor<2x3xf16> from arith.truncf
+// With elementwise=false the softmax's ops are not recomputed.
+// LAYOUT-LABEL: amp-memory-report: @softmax_of_rounded_scores
+// LAYOUT: kept for the backward {{ *}}72 B, 3 values
+#rows = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax_of_rounded_scores(
+    %w: tensor<4x3xf32> {amp.role = "param"},
+    %x: tensor<2x4xf32> {amp.role = "input"},
+    %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4x3xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %wl = arith.truncf %w : tensor<4x3xf32> to tensor<4x3xf16>
+  %xl = arith.truncf %x : tensor<2x4xf32> to tensor<2x4xf16>
+  %e = tensor.empty() : tensor<2x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %mm = linalg.matmul ins(%xl, %wl : tensor<2x4xf16>, tensor<4x3xf16>) outs(%f : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %mm2 = linalg.matmul ins(%xl, %wl : tensor<2x4xf16>, tensor<4x3xf16>) outs(%f : tensor<2x3xf32>) -> tensor<2x3xf32>
+  %t = arith.truncf %mm : tensor<2x3xf32> to tensor<2x3xf16>
+  %s = arith.extf %t : tensor<2x3xf16> to tensor<2x3xf32>
+  %er = tensor.empty() : tensor<2xf32>
+  %fmax = linalg.fill ins(%ninf : f32) outs(%er : tensor<2xf32>) -> tensor<2xf32>
+  %max = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%s : tensor<2x3xf32>) outs(%fmax : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maximumf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<2xf32>
+  %ex = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]} ins(%s, %max : tensor<2x3xf32>, tensor<2xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %m: f32, %o: f32):
+    %d = arith.subf %a, %m : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3xf32>
+  %fsum = linalg.fill ins(%zero : f32) outs(%er : tensor<2xf32>) -> tensor<2xf32>
+  %sum = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%ex : tensor<2x3xf32>) outs(%fsum : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  %p = linalg.generic {indexing_maps = [#rows, #row, #rows], iterator_types = ["parallel", "parallel"]} ins(%ex, %sum : tensor<2x3xf32>, tensor<2xf32>) outs(%e : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x3xf32>
+  %loss = tensor.extract_slice %p[0, 0] [1, 1] [1, 1] : tensor<2x3xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %sd = tensor.extract %seed[] : tensor<f32>
+  %d = tensor.splat %sd : tensor<2x3xf32>
+  %g1 = arith.mulf %d, %p : tensor<2x3xf32>
+  %g2 = arith.mulf %g1, %ex : tensor<2x3xf32>
+  %g3 = arith.mulf %g2, %mm2 : tensor<2x3xf32>
+  %gs = tensor.extract_slice %g3[0, 0] [2, 2] [1, 1] : tensor<2x3xf32> to tensor<2x2xf32>
+  %gp = tensor.pad %gs low[0, 0] high[2, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<2x2xf32> to tensor<4x3xf32>
+  %g = amp.grad %gp, %w : tensor<4x3xf32>
+  %w1 = arith.subf %w, %g : tensor<4x3xf32>
+  return %loss, %w1 : tensor<f32>, tensor<4x3xf32>
 }

@@ -62,7 +62,7 @@
 // RUN: amp-opt --help > %t.opt-help
 // RUN: amp-run --help > %t.run-help
 // RUN: python3 %S/Inputs/check-option-reachability.py %t.opt-help %t.run-help | FileCheck %s --check-prefix=REACH
-// REACH: amp-mixed-precision: 17 options, all reachable from amp-run
+// REACH: amp-mixed-precision: 19 options, all reachable from amp-run
 // RUN: FileCheck %s --check-prefix=HELP < %t.run-help
 // HELP: --epochs=<int>{{.*}}(default: 1)
 // HELP: --growth-factor=<number>{{.*}}(default: 2)

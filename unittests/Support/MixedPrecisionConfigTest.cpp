@@ -76,6 +76,8 @@ TEST(MixedPrecisionConfig, EveryPipelineOptionReachesTheBuiltPipeline) {
       {"rounding-seed", "9"},
       {"update-stats", "true"},
       {"keep-accumulators-low", "false"},
+      {"recompute", "false"},
+      {"recompute-elementwise", "false"},
       {"autocast-report", "report.json"},
       {"autocast-allow", "linalg.generic"},
       {"autocast-deny", "linalg.matmul"},

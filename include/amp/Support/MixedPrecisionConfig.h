@@ -129,6 +129,14 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os, MasterWeights mode);
          "Store the f32 results of f16/bf16 contractions that the backward "   \
          "reads in f16/bf16, as PyTorch's autocast returns them (halves "      \
          "their kept bytes): amp-keep-accumulators-low")                       \
+  SCALAR(bool, recompute, "recompute", true,                                   \
+         "Recompute cheap forward values (casts, layout ops) in the backward " \
+         "instead of keeping them: amp-recompute-for-backward (same bits; "    \
+         "less activation memory)")                                            \
+  SCALAR(bool, recomputeElementwise, "recompute-elementwise", true,            \
+         "With recompute: also elementwise ops and row reductions (bias "      \
+         "adds, activations, norms, softmax): about half the activation "      \
+         "memory of f16/bf16 steps again, for more work in the backward")      \
   SCALAR(std::string, autocastReport, "autocast-report", "",                   \
          "Write amp-autocast's JSON report (every op's class, reason, "        \
          "precision and rule) to this file")                                   \
@@ -173,11 +181,13 @@ struct MixedPrecisionConfig {
   std::string runName() const;
 };
 
-/// Whether the option `name` (its spelling above) only instruments the
-/// training step: underflow-stats and update-stats add results, and
-/// autocast-report writes a report; none changes the state's bits (a
-/// checkpoint's identity leaves them out, docs/data-and-checkpoints.md).
-bool isInstrumentationOption(llvm::StringRef name);
+/// Whether the option `name` (its spelling above) leaves the bits of the
+/// state a step computes unchanged: the instrumentation (underflow-stats
+/// and update-stats add results, autocast-report writes a report) and
+/// recompute, recompute-elementwise (the same ops computed again in the
+/// backward). A checkpoint's
+/// identity leaves them out (docs/data-and-checkpoints.md).
+bool keepsStateBits(llvm::StringRef name);
 
 /// Whether the option `name` shapes only what the training step does after
 /// its forward pass, never the eval step: the loss scale's dynamics

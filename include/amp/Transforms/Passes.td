@@ -312,7 +312,12 @@ def KeepAccumulatorsLow : Pass<"amp-keep-accumulators-low", "ModuleOp"> {
     (contract checked, markers not required) whose `amp.loss_grad` seed sits
     in the entry block, every top-level linalg op before the seed on tensors
     with one f32 tensor result and float inputs of one low type (f16 or
-    bf16) whose result is read after the seed (the return excluded) gets
+    bf16) whose result is read after the seed (the return excluded), or
+    from which an f32 value that is read after the seed is computed by
+    cheap ops (those `amp-recompute-for-backward` recomputes: a bias add
+    and the GELU input it is, a softmax's scaled scores, exponentials and
+    output, a residual stream and its layer-norm statistics; not a chain
+    that reaches the backward only through a cast to the low type), gets
     `%t = arith.truncf %r` to that low type and `%e = arith.extf %t` right
     after it, and every other reader of `%r`, in the forward and in the
     backward, reads `%e`. With `amp-recompute-for-backward` after it, the
@@ -343,10 +348,16 @@ def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
     `amp.train_step` function (contract checked, markers not required)
     whose `amp.loss_grad` seed sits in the entry block, a value defined
     before the seed and read after it is recomputed right before its first
-    reader after the seed when its op is cheap (`arith.truncf`,
-    `arith.extf`, `linalg.transpose`, `linalg.broadcast`,
-    `tensor.collapse_shape`, `tensor.expand_shape`, `tensor.extract_slice`,
-    `tensor.pad`; one result, no memory effects) and everything it reads is
+    reader after the seed when its op is cheap (one result, no memory
+    effects, and one pass over its bytes: `arith.truncf`, `arith.extf`,
+    `linalg.transpose`, `linalg.broadcast`, `tensor.collapse_shape`,
+    `tensor.expand_shape`, `tensor.extract_slice`, `tensor.pad`, or a
+    linalg op on static shapes whose iteration domain has no more points
+    than its largest operand or result and whose body has no memory
+    effects: elementwise ops, fills, reductions along some dimensions such
+    as a softmax's row max and sum or a layer norm's statistics; not a
+    contraction or a convolution; these linalg ops only with
+    `elementwise=true`, the default) and everything it reads is
     at hand in the backward anyway: entry-block arguments, constants and
     `tensor.empty`, values the backward reads itself, or other such cheap
     values (recomputed with it). An `arith.extf` is recomputed whatever
@@ -362,7 +373,11 @@ def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
     batch, the f16/bf16 copy of an f32 activation that an f32 backward op
     keeps anyway (e.g. the softmax output that the softmax backward reads
     in f32 and a batch_matmul backward in f16: kept once, in f32), reshapes
-    and pads of kept values.
+    and pads of kept values, and the elementwise and row-reduction chains
+    computed from low-precision accumulators (bias adds, activations, a
+    batch or layer norm and its statistics, a softmax: in an f16/bf16 step
+    the backward then keeps only the f16/bf16 accumulators) or from other
+    kept values (in f32 steps too).
 
     The clones are the same ops on the same operands, so the step computes
     the same bits (no tolerance: results, the skip region's bit-identity and
@@ -377,6 +392,12 @@ def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
     Errors: a violated training-step contract (located), a module without
     a training step.
   }];
+  let options = [
+    Option<"elementwise", "elementwise", "bool", /*default=*/"true",
+           "Also recompute the linalg ops whose work is one pass over their "
+           "bytes (elementwise ops, fills, row reductions); false: only "
+           "casts and layout ops (almost free, less memory saved)">,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];

@@ -362,7 +362,8 @@ void mlir::amp::buildMixedPrecisionPipeline(
   pm.addPass(createCSEPass());
   // Needs the seed, so before loss scaling; after the clean-up, which would
   // find nothing to merge in the clones anyway (they carry amp.recomputed).
-  pm.addPass(createRecomputeForBackward());
+  if (config.recompute)
+    pm.addPass(createRecomputeForBackward({config.recomputeElementwise}));
   if (config.underflowStats) {
     // Before loss scaling, which consumes the seed the backward is found by.
     InstrumentUnderflowOptions instrument;

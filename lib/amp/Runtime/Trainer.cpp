@@ -662,10 +662,9 @@ static CheckpointIdentity runIdentity(const TrainOptions &o,
   AMP_MIXED_PRECISION_OPTIONS(AMP_ID_SET, AMP_ID_SET, AMP_ID_LIST)
 #undef AMP_ID_SET
 #undef AMP_ID_LIST
-  // Statistics and where the report goes do not change the state.
+  // Statistics, where the report goes and recompute do not change the state.
   for (auto it = id.options.begin(); it != id.options.end();)
-    it = isInstrumentationOption(it->first) ? id.options.erase(it)
-                                            : std::next(it);
+    it = keepsStateBits(it->first) ? id.options.erase(it) : std::next(it);
   id.options["batch"] = std::to_string(plan.batch);
   id.options["ranks"] = std::to_string(dp ? dp->context->worldSize() : 1);
   id.options["emulate-ranks"] = std::to_string(o.emulateRanks);

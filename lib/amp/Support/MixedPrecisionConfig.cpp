@@ -193,9 +193,11 @@ std::string MixedPrecisionConfig::runName() const {
   return name;
 }
 
-bool mlir::amp::isInstrumentationOption(llvm::StringRef name) {
-  return llvm::is_contained(
-      {"underflow-stats", "update-stats", "autocast-report"}, name);
+bool mlir::amp::keepsStateBits(llvm::StringRef name) {
+  return llvm::is_contained({"underflow-stats", "update-stats",
+                             "autocast-report", "recompute",
+                             "recompute-elementwise"},
+                            name);
 }
 
 bool mlir::amp::shapesTrainingOnly(llvm::StringRef name) {

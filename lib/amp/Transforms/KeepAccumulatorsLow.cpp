@@ -17,11 +17,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Recompute.h"
+
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_KEEPACCUMULATORSLOW
@@ -63,12 +66,34 @@ static void keepLow(func::FuncOp fn, Operation *seed) {
              seed->isBeforeInBlock(unit);
     });
   };
+  // The accumulator `r` is kept in f32 when it is read after the seed, or
+  // when an f32 value computed from it by cheap forward ops is (a bias add
+  // and the GELU input it feeds, a softmax's scaled scores, exponentials
+  // and output, a residual stream and its layer norm statistics): with `r`
+  // rounded, amp-recompute-for-backward recomputes those from the rounded
+  // copy instead of keeping them. Values already in the low type (an
+  // autocast truncf and what follows it) keep nothing in f32.
+  auto keptInF32 = [&](Value r) {
+    SmallVector<Value> work{r};
+    llvm::DenseSet<Value> seen{r};
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (getElementTypeOrSelf(v.getType()).isF32() && readAfterSeed(v))
+        return true;
+      for (Operation *user : v.getUsers())
+        if (user->getBlock() == &body && user->isBeforeInBlock(seed) &&
+            isCheapToRecompute(user))
+          for (Value res : user->getResults())
+            if (seen.insert(res).second)
+              work.push_back(res);
+    }
+    return false;
+  };
   SmallVector<std::pair<Operation *, FloatType>> kept;
   for (Operation &op : body) {
     if (&op == seed)
       break;
-    if (FloatType low = mixedLowType(&op);
-        low && readAfterSeed(op.getResult(0)))
+    if (FloatType low = mixedLowType(&op); low && keptInF32(op.getResult(0)))
       kept.push_back({&op, low});
   }
   OpBuilder b(fn.getContext());

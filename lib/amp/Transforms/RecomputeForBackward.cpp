@@ -22,8 +22,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Recompute.h"
+
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Transforms/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -39,14 +43,41 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// Ops that cost one pass over their bytes and read no memory other than
-/// their operands: worth recomputing rather than keeping.
-static bool isCheapToRecompute(Operation *op) {
+/// A linalg op on statically shaped tensors whose iteration domain has no
+/// more points than its largest operand or result (its work is linear in
+/// its bytes) and whose body has no memory effects.
+static bool isLinearWorkLinalgOp(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      linalgOp.hasDynamicShape())
+    return false;
+  int64_t largest = 1;
+  for (Type type : op->getOperandTypes())
+    if (auto shaped = dyn_cast<RankedTensorType>(type))
+      largest = std::max(largest, shaped.getNumElements());
+  int64_t points = 1;
+  for (int64_t extent : linalgOp.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(extent) || extent > largest)
+      return false;
+    points *= extent;
+    if (points > largest)
+      return false;
+  }
+  WalkResult pure = op->walk([&](Operation *nested) {
+    return nested == op || isMemoryEffectFree(nested) ? WalkResult::advance()
+                                                      : WalkResult::interrupt();
+  });
+  return !pure.wasInterrupted();
+}
+
+bool mlir::amp::isCheapToRecompute(Operation *op, bool elementwise) {
   if (op->getNumResults() != 1 || !isMemoryEffectFree(op))
     return false;
   return isa<arith::TruncFOp, arith::ExtFOp, linalg::TransposeOp,
              linalg::BroadcastOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::PadOp>(op);
+             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::PadOp>(
+             op) ||
+         (elementwise && isLinearWorkLinalgOp(op));
 }
 
 /// Operands of `op` plus the values its regions use from above.
@@ -59,7 +90,8 @@ static SmallVector<Value> usedValues(Operation *op) {
 /// Recomputes in `fn` (an amp.train_step with its seed at the top level)
 /// the cheap forward values the backward reads. Returns how many ops were
 /// cloned.
-static unsigned recomputeStep(func::FuncOp fn, Operation *seed) {
+static unsigned recomputeStep(func::FuncOp fn, Operation *seed,
+                              bool elementwise) {
   Block &body = fn.getBody().front();
   llvm::DenseMap<Operation *, unsigned> position;
   for (auto [i, op] : llvm::enumerate(body))
@@ -116,7 +148,7 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed) {
   // accumulator amp-keep-accumulators-low stored low).
   llvm::DenseSet<Operation *> recomputable;
   for (Operation *op : forward)
-    if (isCheapToRecompute(op) &&
+    if (isCheapToRecompute(op, elementwise) &&
         (isa<arith::ExtFOp>(op) || llvm::all_of(usedValues(op), [&](Value v) {
            return available(v) || (v.getDefiningOp() &&
                                    recomputable.contains(v.getDefiningOp()));
@@ -171,11 +203,13 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed) {
 namespace {
 struct RecomputeForBackwardPass
     : amp::impl::RecomputeForBackwardBase<RecomputeForBackwardPass> {
+  using RecomputeForBackwardBase::RecomputeForBackwardBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (failed(forEachStepWithSeed(
-            module, "amp-recompute-for-backward",
-            [](func::FuncOp fn, Operation *seed) { recomputeStep(fn, seed); })))
+    if (failed(forEachStepWithSeed(module, "amp-recompute-for-backward",
+                                   [&](func::FuncOp fn, Operation *seed) {
+                                     recomputeStep(fn, seed, elementwise);
+                                   })))
       signalPassFailure();
   }
 };

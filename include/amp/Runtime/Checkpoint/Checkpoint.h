@@ -42,8 +42,9 @@ struct CheckpointIdentity {
   /// instrumentation adds (they hold no state).
   std::string signature;
   /// The options that change the state's bits, "name=value" in a fixed
-  /// order (the rewrite's, but its instrumentation: the statistics and the
-  /// report path, isInstrumentationOption; ranks; batch).
+  /// order (the rewrite's, but those that keep the state's bits: the
+  /// statistics, the report path and recompute, keepsStateBits; ranks;
+  /// batch).
   std::map<std::string, std::string> options;
   /// Hex hash of the fp32 step the run was made from (its text without
   /// locations and with the weights' data left out, stepFingerprint in
@@ -58,7 +59,7 @@ struct CheckpointIdentity {
 
 /// "" when `saved` and `current` are the same; else one line saying what
 /// differs, e.g. "it was made by the run f32, this is f16 + dynamic".
-/// Instrumentation options (isInstrumentationOption) are not compared,
+/// Options that keep the state's bits (keepsStateBits) are not compared,
 /// also where an older checkpoint names them.
 std::string describeMismatch(const CheckpointIdentity &saved,
                              const CheckpointIdentity &current);

@@ -62,10 +62,11 @@ mlir::amp::runtime::describeMismatch(const CheckpointIdentity &saved,
     return "it was made by the run " + saved.run + ", this run is " +
            current.run;
   std::vector<std::string> differ;
-  // Instrumentation does not change the state's bits; checkpoints written
-  // before it was left out of the identity still name it.
+  // Instrumentation and recompute do not change the state's bits;
+  // checkpoints written before they were left out of the identity still
+  // name them.
   for (const auto &[key, value] : current.options) {
-    if (isInstrumentationOption(key))
+    if (keepsStateBits(key))
       continue;
     auto it = saved.options.find(key);
     std::string was = it == saved.options.end() ? "(none)" : it->second;
@@ -73,7 +74,7 @@ mlir::amp::runtime::describeMismatch(const CheckpointIdentity &saved,
       differ.push_back(key + "=" + was + " there, " + value + " here");
   }
   for (const auto &[key, value] : saved.options)
-    if (!current.options.count(key) && !isInstrumentationOption(key))
+    if (!current.options.count(key) && !keepsStateBits(key))
       differ.push_back(key + "=" + value + " there, (none) here");
   if (!differ.empty())
     return "the run's options differ: " + llvm::join(differ, "; ");
