@@ -306,3 +306,102 @@ func.func @softmax_of_rounded_scores(
   %w1 = arith.subf %w, %g : tensor<4x3xf32>
   return %loss, %w1 : tensor<f32>, tensor<4x3xf32>
 }
+
+// -----
+
+// Dynamic shapes: an elementwise op (its result is indexed by all of its
+// loops) over a value the backward keeps anyway is recomputed, with the
+// tensor.dim and tensor.empty of its dynamic result.
+// CHECK-LABEL: func.func @dynamic_elementwise
+// CHECK: amp.loss_grad
+// CHECK: tensor.dim {amp.recomputed}
+// CHECK-NEXT: tensor.empty({{.*}}) {amp.recomputed} : tensor<?x4xf32>
+// CHECK-NEXT: linalg.generic {{.*}} {amp.recomputed}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: math.tanh
+// AFTER-LABEL: amp-memory-report: @dynamic_elementwise
+// AFTER: kept for the backward {{ *}}0 B, 1 values
+// AFTER-NEXT: peak live
+// AFTER-NEXT: 0  tensor<?x4xf32> from arith.mulf
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @dynamic_elementwise(
+    %w: tensor<4xf32> {amp.role = "param"},
+    %x: tensor<?x4xf32> {amp.role = "input"},
+    %y: tensor<?xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<4xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %c0 = arith.constant 0 : index
+  %xx = arith.mulf %x, %x : tensor<?x4xf32>
+  %n = tensor.dim %xx, %c0 : tensor<?x4xf32>
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  %t = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%xx : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = math.tanh %a : f32
+    linalg.yield %r : f32
+  } -> tensor<?x4xf32>
+  %loss = tensor.extract %t[%c0, %c0] : tensor<?x4xf32>
+  %l = tensor.from_elements %loss : tensor<f32>
+  %seed = amp.loss_grad %l : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %g0 = arith.mulf %xx, %t : tensor<?x4xf32>
+  %g1 = tensor.extract_slice %g0[0, 0] [1, 4] [1, 1] : tensor<?x4xf32> to tensor<4xf32>
+  %d = tensor.splat %s : tensor<4xf32>
+  %g2 = arith.mulf %g1, %d : tensor<4xf32>
+  %g = amp.grad %g2, %w : tensor<4xf32>
+  %w1 = arith.subf %w, %g : tensor<4xf32>
+  return %l, %w1 : tensor<f32>, tensor<4xf32>
+}
+
+// -----
+
+// A statistic: the row sums of a 2x16 value (2 elements, at most 1/8 of
+// their input) are kept rather than recomputed, so the backward does not
+// read the 2x16 input again; the normalization that reads them is
+// recomputed from the kept input and the kept sums.
+// CHECK-LABEL: func.func @row_sums_kept
+// CHECK: amp.loss_grad
+// CHECK-NOT: "reduction"{{.*}}amp.recomputed
+// CHECK: linalg.generic {{.*}} {amp.recomputed}
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT: arith.divf
+// CHECK-NOT: amp.recomputed
+// CHECK: return
+// AFTER-LABEL: amp-memory-report: @row_sums_kept
+// AFTER: kept for the backward {{ *}}136 B, 2 values
+// AFTER-NEXT: peak live
+// AFTER-NEXT: 128  tensor<2x16xf32> from arith.mulf
+// AFTER-NEXT: 8  tensor<2xf32> from linalg.generic
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+#r2 = affine_map<(d0, d1) -> (d0)>
+func.func @row_sums_kept(
+    %w: tensor<16xf32> {amp.role = "param"},
+    %x: tensor<2x16xf32> {amp.role = "input"},
+    %y: tensor<2xi32> {amp.role = "label"})
+    -> (tensor<f32> {amp.role = "loss"}, tensor<16xf32> {amp.updates = 0 : i64})
+    attributes {amp.train_step} {
+  %zero = arith.constant 0.0 : f32
+  %xx = arith.mulf %x, %x : tensor<2x16xf32>
+  %er = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%er : tensor<2xf32>) -> tensor<2xf32>
+  %sum = linalg.generic {indexing_maps = [#m2, #r2], iterator_types = ["parallel", "reduction"]} ins(%xx : tensor<2x16xf32>) outs(%f : tensor<2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.addf %a, %o : f32
+    linalg.yield %r : f32
+  } -> tensor<2xf32>
+  %e = tensor.empty() : tensor<2x16xf32>
+  %p = linalg.generic {indexing_maps = [#m2, #r2, #m2], iterator_types = ["parallel", "parallel"]} ins(%xx, %sum : tensor<2x16xf32>, tensor<2xf32>) outs(%e : tensor<2x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16xf32>
+  %loss = tensor.extract_slice %p[0, 0] [1, 1] [1, 1] : tensor<2x16xf32> to tensor<f32>
+  %seed = amp.loss_grad %loss : tensor<f32>
+  %s = tensor.extract %seed[] : tensor<f32>
+  %d = tensor.splat %s : tensor<2x16xf32>
+  %g0 = arith.mulf %d, %p : tensor<2x16xf32>
+  %g1 = arith.mulf %g0, %xx : tensor<2x16xf32>
+  %g2 = tensor.extract_slice %g1[0, 0] [1, 16] [1, 1] : tensor<2x16xf32> to tensor<16xf32>
+  %g = amp.grad %g2, %w : tensor<16xf32>
+  %w1 = arith.subf %w, %g : tensor<16xf32>
+  return %loss, %w1 : tensor<f32>, tensor<16xf32>
+}

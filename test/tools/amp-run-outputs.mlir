@@ -48,7 +48,10 @@
 // SIGNAL-NEXT: bf16 *{{ +}}{{[0-9.]+}}{{ +}}-{{ +}}-{{ +}}0{{ +}}1
 // SIGNAL-NEXT: (train loss: the mean loss of the last epoch's steps; test acc: after the last epoch)
 // SIGNAL-NEXT: (*: interrupted by a signal
-// SIGNAL-NOT: f16
+// SIGNAL-NOT: {{^f16|\[f16\]}}
+// SIGNAL: [f32] state
+// SIGNAL: [bf16] state
+// SIGNAL-NOT: {{^f16|\[f16\]}}
 // SIGNAL: exit status 130
 // RUN: FileCheck %s --check-prefix=SIGNAL-ERR < %t/sig.err
 // SIGNAL-ERR: amp-run: stopped by SIGINT

@@ -52,6 +52,30 @@ static std::string defaultText(const std::string &v) {
   return v.empty() ? "none" : v;
 }
 
+/// "4000000", "512M" (10^6), "2Gi" (2^30): bytes; nothing when `text` is
+/// not such a count or overflows int64_t.
+static std::optional<int64_t> parseByteCount(llvm::StringRef text) {
+  int64_t unit = 1;
+  for (auto [suffix, scale] :
+       {std::pair<llvm::StringRef, int64_t>{"Ki", int64_t(1) << 10},
+        {"Mi", int64_t(1) << 20},
+        {"Gi", int64_t(1) << 30},
+        {"Ti", int64_t(1) << 40},
+        {"K", 1000},
+        {"M", 1000 * 1000},
+        {"G", 1000 * 1000 * 1000},
+        {"T", int64_t(1000) * 1000 * 1000 * 1000}})
+    if (text.consume_back(suffix)) {
+      unit = scale;
+      break;
+    }
+  uint64_t count = 0;
+  if (text.empty() || text.getAsInteger(10, count) ||
+      count > uint64_t(INT64_MAX / unit))
+    return std::nullopt;
+  return static_cast<int64_t>(count) * unit;
+}
+
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<training step .mlir>"),
                                       cl::Required, cl::cat(ampRunCategory));
@@ -74,6 +98,16 @@ static cl::opt<int64_t> maxSteps(
     "max-steps",
     cl::desc(withDefault("Limit steps per epoch (0: all)", defaultText(0))),
     cl::init(0), cl::cat(ampRunCategory));
+static cl::opt<std::string> memoryBudget(
+    "memory-budget",
+    cl::desc(withDefault(
+        "BYTES (K, M, G, T: powers of 1000; Ki, Mi, Gi, Ti: of 1024): after "
+        "the "
+        "table, for each run the largest batch whose training step's peak "
+        "live bytes (amp-memory-report's, from the IR) fit; for a step whose "
+        "batch is static, whether it fits",
+        defaultText(std::string()))),
+    cl::init(""), cl::cat(ampRunCategory));
 static cl::opt<std::string> dataSource(
     "data",
     cl::desc("Training data: fashion-mnist (Debian's IDX files, --data-dir); "
@@ -365,11 +399,18 @@ int main(int argc, char **argv) {
   // shapes a training run would be ignored, so it is refused.
   if (checkGradientsFlag || evalOnly) {
     // std::addressof: cl::list's operator& yields its storage.
-    std::vector<const cl::Option *> trainingOnly = {
-        &epochs,          &maxSteps,         &seeds,
-        &csvPath,         &dumpState,        &saveCheckpoint,
-        &checkpointEvery, &testSignalAtStep, &testSignalWhileCompiling,
-        &saveModel,       &modelFile};
+    std::vector<const cl::Option *> trainingOnly = {&epochs,
+                                                    &maxSteps,
+                                                    &seeds,
+                                                    &memoryBudget,
+                                                    &csvPath,
+                                                    &dumpState,
+                                                    &saveCheckpoint,
+                                                    &checkpointEvery,
+                                                    &testSignalAtStep,
+                                                    &testSignalWhileCompiling,
+                                                    &saveModel,
+                                                    &modelFile};
 #define AMP_RUN_NONE(TYPE, FIELD, NAME, DEFAULT, DESC)
     if (checkGradientsFlag) {
       trainingOnly.push_back(std::addressof(runs));
@@ -438,6 +479,16 @@ int main(int argc, char **argv) {
   request.batchSize = batchSize;
   request.batchSizeGiven = batchSize.getNumOccurrences() > 0;
   request.maxSteps = maxSteps;
+  if (memoryBudget.getNumOccurrences() > 0) {
+    std::optional<int64_t> bytes = parseByteCount(memoryBudget);
+    if (!bytes || *bytes < 1) {
+      llvm::errs() << "amp-run: --memory-budget=" << memoryBudget
+                   << ": not a byte count from 1 to 2^63 - 1 (e.g. 4000000, "
+                      "512M, 2Gi)\n";
+      return 1;
+    }
+    request.memoryBudget = *bytes;
+  }
   request.seed = seed;
   request.seeds = seeds;
   request.progress = progress;

@@ -44,12 +44,21 @@
 #include "llvm/Support/JSON.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::amp {
 
 /// The bytes of one value of `type` (a scalar or a statically shaped tensor
 /// or memref of int/float/index elements), or nothing when it has none.
-std::optional<int64_t> bytesOf(Type type);
+/// With `dynamicExtent`, a dynamic dimension counts that many elements
+/// (amp-run passes the batch size of a step whose batch is dynamic).
+std::optional<int64_t> bytesOf(Type type,
+                               std::optional<int64_t> dynamicExtent = {});
+
+/// "12.3 MB (12345678 B)" style, powers of 1000 (as `ls -lh --si`), the
+/// exact count in parentheses; "812 B" below 1000. A count saturated at
+/// INT64_MAX (Support/Counts.h) says so.
+std::string formatBytes(int64_t bytes);
 
 /// A forward value that the backward reads.
 struct KeptValue {
@@ -85,7 +94,10 @@ struct MemoryReport {
 /// The report of the `amp.train_step` function `step`. Fails (with a
 /// located error) when its contract does not hold
 /// (TrainingStep::analyze without requiring the markers).
-FailureOr<MemoryReport> analyzeMemory(func::FuncOp step);
+/// `dynamicExtent` as in bytesOf: without it a value of dynamic shape is
+/// not counted and makes the report approximate.
+FailureOr<MemoryReport>
+analyzeMemory(func::FuncOp step, std::optional<int64_t> dynamicExtent = {});
 
 } // namespace mlir::amp
 

@@ -11,8 +11,10 @@
 
 #include "amp/Support/MixedPrecisionConfig.h"
 #include "amp/Support/OptionParsers.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include <functional>
 #include <optional>
 
 namespace mlir::amp {
@@ -51,8 +53,16 @@ void addLossScaling(OpPassManager &pm, const MixedPrecisionConfig &config);
 /// master-weights=f32), amp-instrument-updates (with update-stats), cse.
 /// The result still holds amp
 /// ops (unscale_and_check, update_scale) and tensors.
+///
+/// `observe`, when set, is called on every `amp.train_step` function after
+/// amp-recompute-for-backward and before amp-loss-scaling, where the
+/// `amp.loss_grad` seed still marks where the backward starts: the step as
+/// it will run, for e.g. its memory report (Analysis/MemoryReport.h; amp-run
+/// prints one per run). It must not change the IR.
+using TrainStepObserver = std::function<void(func::FuncOp step)>;
 void buildMixedPrecisionPipeline(OpPassManager &pm,
-                                 const MixedPrecisionConfig &config);
+                                 const MixedPrecisionConfig &config,
+                                 TrainStepObserver observe = nullptr);
 
 /// What `amp-lower-to-llvm` can be asked for.
 struct LowerToLLVMConfig {

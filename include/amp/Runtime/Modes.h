@@ -43,6 +43,9 @@ struct RunRequest {
   int64_t batchSize = 0; ///< 0: the step's static batch
   bool batchSizeGiven = false;
   int64_t maxSteps = 0;
+  /// > 0: each run also says the largest batch whose training step's peak
+  /// live bytes (tensor level, from the IR) fit in this many bytes.
+  int64_t memoryBudget = 0;
   uint64_t seed = 0;
   int seeds = 1;
   bool progress = true;

@@ -51,8 +51,10 @@ struct TrainOptions {
   int epochs = 1;               ///< >= 1
   int64_t batchSize = 0;        ///< for a dynamic batch dimension; >= 0
   int64_t maxStepsPerEpoch = 0; ///< 0: the whole training set
-  uint64_t seed = 0;            ///< parameter init and shuffling
-  std::string csvPath;          ///< per-step CSV, empty: none
+  /// > 0: RunResult::Memory::largestBatch for this many bytes.
+  int64_t memoryBudget = 0;
+  uint64_t seed = 0;   ///< parameter init and shuffling
+  std::string csvPath; ///< per-step CSV, empty: none
   /// One line per epoch to the log, and progress within an epoch: a live
   /// line when the log is a terminal, else a line every `progressSeconds`
   /// (0: none).
@@ -134,6 +136,24 @@ struct RunResult {
   double meanUpdateRatio = 0;
   double updatesIntended = 0, updatesLost = 0, updatesLostInBF16 = 0;
   int64_t stepsMostlyLost = 0;
+  /// The training step's bytes from its IR after the rewrite
+  /// (Analysis/MemoryReport.h, tensor level; a dynamic batch counted at the
+  /// run's batch size): parameters + optimizer and loss-scale state, the
+  /// batch, the activations kept for the backward, the peak of live values.
+  struct Memory {
+    int64_t state = 0, batch = 0, kept = 0, peakLive = 0;
+    bool approximate = false;
+    /// With TrainOptions::memoryBudget: the largest batch whose peak live
+    /// bytes fit (0: not even 1), found by counting every dynamic dimension
+    /// at that size (a step whose batch is its only dynamic dimension);
+    /// for a static batch, that batch if it fits, else 0.
+    std::optional<int64_t> largestBatch;
+    int64_t largestBatchPeak = 0; ///< its peak live bytes
+    bool staticBatch = false;
+    /// The search stopped at 2^40 examples, all of which fit.
+    bool largestBatchCapped = false;
+  };
+  std::optional<Memory> memory;
 };
 
 /// What a run needs, known before any data is loaded or memory allocated.

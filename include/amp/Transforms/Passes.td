@@ -320,7 +320,11 @@ def KeepAccumulatorsLow : Pass<"amp-keep-accumulators-low", "ModuleOp"> {
     that reaches the backward only through a cast to the low type), gets
     `%t = arith.truncf %r` to that low type and `%e = arith.extf %t` right
     after it, and every other reader of `%r`, in the forward and in the
-    backward, reads `%e`. With `amp-recompute-for-backward` after it, the
+    backward, reads `%e`. In the second case, when the only reader of `%r`
+    is a bias add (an elementwise generic yielding `addf` of `%r` and a
+    broadcast operand), the sum is rounded instead of `%r`: PyTorch's
+    linear (addmm) rounds once after adding the bias, and `x W` may exceed
+    f16's range where `x W + b` does not. With `amp-recompute-for-backward` after it, the
     backward recomputes `%e` from `%t`, and the kept bytes of the value are
     halved.
 
@@ -351,16 +355,24 @@ def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
     reader after the seed when its op is cheap (one result, no memory
     effects, and one pass over its bytes: `arith.truncf`, `arith.extf`,
     `linalg.transpose`, `linalg.broadcast`, `tensor.collapse_shape`,
-    `tensor.expand_shape`, `tensor.extract_slice`, `tensor.pad`, or a
-    linalg op on static shapes whose iteration domain has no more points
-    than its largest operand or result and whose body has no memory
-    effects: elementwise ops, fills, reductions along some dimensions such
-    as a softmax's row max and sum or a layer norm's statistics; not a
-    contraction or a convolution; these linalg ops only with
+    `tensor.expand_shape`, `tensor.extract_slice`, `tensor.pad`, the
+    `tensor.empty` and `tensor.dim` of dynamic shapes, or a
+    linalg op on tensors with an operand or result indexed by all of its
+    loops (a permutation map: its iteration domain is that operand's size,
+    static or dynamic) or with static shapes and a domain no larger than
+    its largest operand, and a body without memory effects: elementwise
+    ops, fills, reductions along some dimensions such as a softmax's row
+    max and sum or a layer norm's statistics, a max pool whose stride is
+    its window; not a contraction or a convolution;
+    these linalg ops only with
     `elementwise=true`, the default) and everything it reads is
     at hand in the backward anyway: entry-block arguments, constants and
     `tensor.empty`, values the backward reads itself, or other such cheap
-    values (recomputed with it). An `arith.extf` is recomputed whatever
+    values (recomputed with it). A reduction on static shapes whose result
+    has at most 1/8 of its input's elements (a softmax's row max and sum, a
+    layer norm's mean and variance) is kept instead of recomputed when the
+    clones read it: its few bytes cost less than reading its input again.
+    An `arith.extf` is recomputed whatever
     it reads: its narrower input is then kept instead of its result (the
     f32 view of an accumulator that `amp-keep-accumulators-low` stored in
     f16/bf16, or of an f16 ReLU output that an f32 op of the backward

@@ -8,23 +8,54 @@
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Format.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::amp;
 
-std::optional<int64_t> mlir::amp::bytesOf(Type type) {
+std::optional<int64_t>
+mlir::amp::bytesOf(Type type, std::optional<int64_t> dynamicExtent) {
   Type elem = type;
   int64_t n = 1;
   if (auto shaped = dyn_cast<ShapedType>(type)) {
-    if (!shaped.hasStaticShape())
+    if (!shaped.hasRank())
       return std::nullopt;
-    n = staticElementCount(shaped);
+    if (shaped.hasStaticShape()) {
+      n = staticElementCount(shaped);
+    } else {
+      if (!dynamicExtent)
+        return std::nullopt;
+      for (int64_t extent : shaped.getShape())
+        n = saturatingMul(n, ShapedType::isDynamic(extent) ? *dynamicExtent
+                                                           : extent);
+    }
     elem = shaped.getElementType();
   }
   if (!elem.isIntOrIndexOrFloat())
     return std::nullopt;
   int64_t bits = elem.isIndex() ? 64 : elem.getIntOrFloatBitWidth();
   return saturatingMul(n, (bits + 7) / 8);
+}
+
+std::string mlir::amp::formatBytes(int64_t b) {
+  if (b == std::numeric_limits<int64_t>::max())
+    return "over 9.2 EB (2^63 B: the count saturated)";
+  const char *units[] = {"B", "KB", "MB", "GB", "TB"};
+  double v = double(b);
+  int u = 0;
+  while (v >= 1000.0 && u < 4) {
+    v /= 1000.0;
+    ++u;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (u == 0)
+    os << b << " B";
+  else
+    os << llvm::format("%.1f %s", v, units[u]) << " (" << b << " B)";
+  return s;
 }
 
 llvm::json::Object MemoryReport::toJSON() const {
@@ -48,14 +79,16 @@ static SmallVector<Value> usedValues(Operation *op) {
   return vals.takeVector();
 }
 
-FailureOr<MemoryReport> mlir::amp::analyzeMemory(func::FuncOp fn) {
+FailureOr<MemoryReport>
+mlir::amp::analyzeMemory(func::FuncOp fn,
+                         std::optional<int64_t> dynamicExtent) {
   FailureOr<TrainingStep> step =
       TrainingStep::analyze(fn, /*requireMarkers=*/false);
   if (failed(step))
     return failure();
   MemoryReport r;
   auto bytes = [&](Value v) -> int64_t {
-    std::optional<int64_t> b = bytesOf(v.getType());
+    std::optional<int64_t> b = bytesOf(v.getType(), dynamicExtent);
     if (!b)
       r.approximate = true;
     return b.value_or(0);
@@ -111,7 +144,7 @@ FailureOr<MemoryReport> mlir::amp::analyzeMemory(func::FuncOp fn) {
     // left after a death is unknown.
     for (Value v : diesAfter.lookup(i))
       if (live != std::numeric_limits<int64_t>::max())
-        live -= bytesOf(v.getType()).value_or(0);
+        live -= bytesOf(v.getType(), dynamicExtent).value_or(0);
   }
 
   // Kept for the backward: what is live where the backward starts. Values

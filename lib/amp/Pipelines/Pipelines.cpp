@@ -2,6 +2,7 @@
 
 #include "amp/Pipelines/Pipelines.h"
 
+#include "amp/Analysis/TrainingStep.h"
 #include "amp/CPU/Passes.h"
 #include "amp/Conversion/Passes.h"
 #include "amp/Distributed/Passes.h"
@@ -350,8 +351,28 @@ void mlir::amp::addLossScaling(OpPassManager &pm,
   pm.addPass(createLossScaling(scaling));
 }
 
-void mlir::amp::buildMixedPrecisionPipeline(
-    OpPassManager &pm, const MixedPrecisionConfig &config) {
+namespace {
+/// Calls an observer on every training step of the module; changes nothing.
+struct ObserveTrainSteps
+    : PassWrapper<ObserveTrainSteps, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ObserveTrainSteps)
+  explicit ObserveTrainSteps(TrainStepObserver observe)
+      : observe(std::move(observe)) {}
+  StringRef getArgument() const override { return "amp-observe-train-steps"; }
+  void runOnOperation() override {
+    getOperation().walk([&](func::FuncOp fn) {
+      if (fn->hasAttr(kTrainStepAttr))
+        observe(fn);
+    });
+    markAllAnalysesPreserved();
+  }
+  TrainStepObserver observe;
+};
+} // namespace
+
+void mlir::amp::buildMixedPrecisionPipeline(OpPassManager &pm,
+                                            const MixedPrecisionConfig &config,
+                                            TrainStepObserver observe) {
   pm.addPass(createVerifyTrainingStep());
   addAutocast(pm, config);
   if (config.precision != Precision::F32 && config.keepAccumulatorsLow)
@@ -364,6 +385,8 @@ void mlir::amp::buildMixedPrecisionPipeline(
   // find nothing to merge in the clones anyway (they carry amp.recomputed).
   if (config.recompute)
     pm.addPass(createRecomputeForBackward({config.recomputeElementwise}));
+  if (observe)
+    pm.addPass(std::make_unique<ObserveTrainSteps>(std::move(observe)));
   if (config.underflowStats) {
     // Before loss scaling, which consumes the seed the backward is found by.
     InstrumentUnderflowOptions instrument;

@@ -4,6 +4,7 @@
 
 #include "RunLog.h"
 #include "amp/Analysis/IndexBound.h"
+#include "amp/Analysis/MemoryReport.h"
 #include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -683,8 +684,69 @@ struct PreparedStep {
   OwningOpRef<ModuleOp> work;
   std::unique_ptr<BoundStep> step;
   CheckpointIdentity identity;
+  /// Of the training step, before loss scaling (where the seed still marks
+  /// the backward's start).
+  std::optional<RunResult::Memory> memory;
 };
 } // namespace
+
+/// Sets `memory.largestBatch`: the largest batch whose step `fn` has at
+/// most `budget` peak live bytes (tensor level), counting every dynamic
+/// dimension at that batch size (the peak grows with it: doubling, then
+/// bisection); for a step without dynamic dimensions, `batch` if it fits.
+static void fitBatch(func::FuncOp fn, int64_t budget, int64_t batch,
+                     RunResult::Memory &memory) {
+  auto peakAt = [&](std::optional<int64_t> b) -> std::optional<int64_t> {
+    FailureOr<MemoryReport> r = analyzeMemory(fn, b);
+    if (failed(r))
+      return std::nullopt;
+    return r->peakLiveBytes;
+  };
+  // The batch is dynamic when an argument's shape is (the step's contract:
+  // the batch is dimension 0 of its inputs); other approximations (a seed
+  // in a micro-batch loop) do not grow with the batch.
+  bool dynamic = llvm::any_of(fn.getArgumentTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+  });
+  if (!dynamic) {
+    std::optional<int64_t> peak = peakAt(batch);
+    if (!peak)
+      return;
+    memory.staticBatch = true;
+    memory.largestBatchPeak = *peak;
+    memory.largestBatch = *peak <= budget ? batch : 0;
+    return;
+  }
+  // Invariant: a batch of lo fits (or lo = 0), one of hi does not.
+  int64_t lo = 0, hi = 1;
+  constexpr int64_t kMaxBatch = int64_t(1) << 40;
+  while (true) {
+    if (hi > kMaxBatch) {
+      // Every batch up to the cap fits: say so rather than bisect.
+      memory.largestBatch = lo;
+      memory.largestBatchCapped = true;
+      memory.largestBatchPeak = peakAt(lo).value_or(0);
+      return;
+    }
+    std::optional<int64_t> peak = peakAt(hi);
+    if (!peak)
+      return;
+    if (*peak > budget)
+      break;
+    lo = hi;
+    hi *= 2;
+  }
+  while (hi - lo > 1) {
+    int64_t mid = lo + (hi - lo) / 2;
+    std::optional<int64_t> peak = peakAt(mid);
+    if (!peak)
+      return;
+    (*peak <= budget ? lo : hi) = mid;
+  }
+  memory.largestBatch = lo;
+  memory.largestBatchPeak = lo > 0 ? peakAt(lo).value_or(0) : 0;
+}
 
 /// The rewrite of a clone of `module` for `o` (and `dp`), bound to
 /// `backend`.
@@ -696,7 +758,20 @@ prepareStep(ModuleOp module, const TrainOptions &o, const RunPlan &plan,
   if (llvm::Error err = runPipeline(
           *prepared.work,
           [&](OpPassManager &pm) {
-            buildMixedPrecisionPipeline(pm, o.rewrite);
+            buildMixedPrecisionPipeline(pm, o.rewrite, [&](func::FuncOp fn) {
+              FailureOr<MemoryReport> r = analyzeMemory(fn, plan.batch);
+              if (failed(r) || !r->keptForBackwardBytes)
+                return;
+              RunResult::Memory memory;
+              memory.state = r->stateBytes();
+              memory.batch = r->batchBytes;
+              memory.kept = *r->keptForBackwardBytes;
+              memory.peakLive = r->peakLiveBytes;
+              memory.approximate = r->approximate;
+              if (o.memoryBudget > 0)
+                fitBatch(fn, o.memoryBudget, plan.batch, memory);
+              prepared.memory = memory;
+            });
             if (dp)
               pm.addPass(createDataParallel(
                   dataParallelPass(*dp, o.rewrite.precision)));
@@ -895,6 +970,7 @@ mlir::amp::runtime::train(ModuleOp module, const TrainOptions &o,
     return prepared.takeError();
   BoundStep &step = *prepared->step;
   const StepLayout &layout = step.layout();
+  result.memory = prepared->memory;
   result.compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
                               .count();

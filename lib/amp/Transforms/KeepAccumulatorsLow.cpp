@@ -55,6 +55,40 @@ static FloatType mixedLowType(Operation *op) {
   return low;
 }
 
+/// The result of the only reader of `acc` when that reader adds a bias
+/// to it: an elementwise linalg.generic (parallel loops, identity maps for
+/// `acc` and the result) of `acc` and a broadcast operand (a projection
+/// map) whose body yields `arith.addf` of the two; null otherwise.
+static Value biasAddOf(Value acc) {
+  if (!acc.hasOneUse())
+    return nullptr;
+  auto generic = dyn_cast<linalg::GenericOp>(*acc.getUsers().begin());
+  if (!generic || !generic.hasPureTensorSemantics() ||
+      generic.getNumDpsInputs() != 2 || generic.getNumResults() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops())
+    return nullptr;
+  OpOperand *accOperand = nullptr, *biasOperand = nullptr;
+  for (OpOperand *input : generic.getDpsInputOperands())
+    (input->get() == acc ? accOperand : biasOperand) = input;
+  if (!accOperand || !biasOperand ||
+      !generic.getMatchingIndexingMap(accOperand).isIdentity() ||
+      !generic.getIndexingMapMatchingResult(generic->getResult(0))
+           .isIdentity() ||
+      generic.getMatchingIndexingMap(biasOperand).isPermutation())
+    return nullptr;
+  Block &block = generic.getRegion().front();
+  auto yield = cast<linalg::YieldOp>(block.getTerminator());
+  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
+  if (!add || add->getBlock() != &block || block.getOperations().size() != 2)
+    return nullptr;
+  Value a = block.getArgument(accOperand->getOperandNumber());
+  Value bias = block.getArgument(biasOperand->getOperandNumber());
+  if (!((add.getLhs() == a && add.getRhs() == bias) ||
+        (add.getLhs() == bias && add.getRhs() == a)))
+    return nullptr;
+  return generic->getResult(0);
+}
+
 /// Rounds the kept Mixed results of `fn` (an amp.train_step whose seed is
 /// `seed`, in the entry block).
 static void keepLow(func::FuncOp fn, Operation *seed) {
@@ -89,16 +123,29 @@ static void keepLow(func::FuncOp fn, Operation *seed) {
     }
     return false;
   };
-  SmallVector<std::pair<Operation *, FloatType>> kept;
+  SmallVector<std::pair<Value, FloatType>> kept;
   for (Operation &op : body) {
     if (&op == seed)
       break;
-    if (FloatType low = mixedLowType(&op); low && keptInF32(op.getResult(0)))
-      kept.push_back({&op, low});
+    FloatType low = mixedLowType(&op);
+    if (!low)
+      continue;
+    Value result = op.getResult(0);
+    if (readAfterSeed(result)) {
+      kept.push_back({result, low});
+      continue;
+    }
+    // Read through a bias add only: round the sum, as PyTorch's linear
+    // (addmm) rounds once after adding the bias (xW may exceed f16's range
+    // where xW + b does not).
+    if (Value sum = biasAddOf(result))
+      result = sum;
+    if (keptInF32(result))
+      kept.push_back({result, low});
   }
   OpBuilder b(fn.getContext());
-  for (auto [op, low] : kept) {
-    Value result = op->getResult(0);
+  for (auto [result, low] : kept) {
+    Operation *op = result.getDefiningOp();
     auto type = cast<RankedTensorType>(result.getType());
     b.setInsertionPointAfter(op);
     auto rounded =

@@ -22,27 +22,6 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// "12.3 MB" style, powers of 1000 (as `ls -lh --si`), and the exact count.
-/// A count saturated at INT64_MAX (Support/Counts.h) says so.
-static std::string humanBytes(int64_t b) {
-  if (b == std::numeric_limits<int64_t>::max())
-    return "over 9.2 EB (2^63 B: the count saturated)";
-  const char *units[] = {"B", "KB", "MB", "GB", "TB"};
-  double v = double(b);
-  int u = 0;
-  while (v >= 1000.0 && u < 4) {
-    v /= 1000.0;
-    ++u;
-  }
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  if (u == 0)
-    os << b << " B";
-  else
-    os << llvm::format("%.1f %s", v, units[u]) << " (" << b << " B)";
-  return s;
-}
-
 static void printText(llvm::raw_ostream &os, func::FuncOp fn,
                       const MemoryReport &r, bool listKept) {
   os << "amp-memory-report: @" << fn.getSymName()
@@ -53,17 +32,17 @@ static void printText(llvm::raw_ostream &os, func::FuncOp fn,
   auto row = [&](llvm::StringRef what, const std::string &value) {
     os << llvm::format("  %-30s %s\n", what.str().c_str(), value.c_str());
   };
-  row("parameters", humanBytes(r.parameterBytes));
-  row("optimizer state", humanBytes(r.optimizerStateBytes));
-  row("loss-scale state", humanBytes(r.lossScaleStateBytes));
-  row("batch (inputs, labels)", humanBytes(r.batchBytes));
+  row("parameters", formatBytes(r.parameterBytes));
+  row("optimizer state", formatBytes(r.optimizerStateBytes));
+  row("loss-scale state", formatBytes(r.lossScaleStateBytes));
+  row("batch (inputs, labels)", formatBytes(r.batchBytes));
   row("kept for the backward",
       r.keptForBackwardBytes
-          ? humanBytes(*r.keptForBackwardBytes) + ", " +
+          ? formatBytes(*r.keptForBackwardBytes) + ", " +
                 std::to_string(r.kept.size()) + " values"
           : std::string("- (no amp.loss_grad seed: run the report before "
                         "amp-loss-scaling)"));
-  row("peak live (tensor level)", humanBytes(r.peakLiveBytes));
+  row("peak live (tensor level)", formatBytes(r.peakLiveBytes));
   if (!listKept)
     return;
   // Largest first; equal sizes in the order of their definitions.

@@ -43,26 +43,43 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// A linalg op on statically shaped tensors whose iteration domain has no
-/// more points than its largest operand or result (its work is linear in
-/// its bytes) and whose body has no memory effects.
-static bool isLinearWorkLinalgOp(Operation *op) {
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
-      linalgOp.hasDynamicShape())
+/// Static shapes and an iteration domain with no more points than the
+/// largest operand or result (a pooling window whose stride is its size).
+static bool hasSmallStaticDomain(linalg::LinalgOp op) {
+  if (op.hasDynamicShape())
     return false;
   int64_t largest = 1;
   for (Type type : op->getOperandTypes())
     if (auto shaped = dyn_cast<RankedTensorType>(type))
       largest = std::max(largest, shaped.getNumElements());
   int64_t points = 1;
-  for (int64_t extent : linalgOp.getStaticLoopRanges()) {
+  for (int64_t extent : op.getStaticLoopRanges()) {
     if (ShapedType::isDynamic(extent) || extent > largest)
       return false;
     points *= extent;
     if (points > largest)
       return false;
   }
+  return true;
+}
+
+/// A linalg op on tensors whose work is linear in its bytes: one of its
+/// operands or results is indexed by all of its loops (a permutation map),
+/// so the iteration domain has as many points as that operand, whatever the
+/// shapes (static or not), or static shapes and a domain no larger than the
+/// largest operand; and a body without memory effects. True for
+/// elementwise ops, fills, broadcasts, reductions along some dimensions,
+/// a max pool whose stride is its window; false for contractions (no
+/// operand is indexed by the reduction and both parallel dimensions) and
+/// convolutions (their windows are not permutations, and their domain is
+/// larger than any operand).
+static bool isLinearWorkLinalgOp(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      !(llvm::any_of(linalgOp.getIndexingMapsArray(),
+                     [](AffineMap map) { return map.isPermutation(); }) ||
+        hasSmallStaticDomain(linalgOp)))
+    return false;
   WalkResult pure = op->walk([&](Operation *nested) {
     return nested == op || isMemoryEffectFree(nested) ? WalkResult::advance()
                                                       : WalkResult::interrupt();
@@ -70,13 +87,30 @@ static bool isLinearWorkLinalgOp(Operation *op) {
   return !pure.wasInterrupted();
 }
 
+/// A linalg reduction on static shapes whose result has at most 1/8 of the
+/// elements of its largest input: a row's max or sum, a norm's mean or
+/// variance. Recomputing it would read its whole input again in the
+/// backward; keeping its few bytes is cheaper.
+static bool isStatistic(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() == 0 ||
+      linalgOp.hasDynamicShape() || op->getNumResults() != 1)
+    return false;
+  int64_t largestInput = 0;
+  for (Value input : linalgOp.getDpsInputs())
+    if (auto shaped = dyn_cast<RankedTensorType>(input.getType()))
+      largestInput = std::max(largestInput, shaped.getNumElements());
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  return 8 * result.getNumElements() <= largestInput;
+}
+
 bool mlir::amp::isCheapToRecompute(Operation *op, bool elementwise) {
   if (op->getNumResults() != 1 || !isMemoryEffectFree(op))
     return false;
   return isa<arith::TruncFOp, arith::ExtFOp, linalg::TransposeOp,
              linalg::BroadcastOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::PadOp>(
-             op) ||
+             tensor::ExpandShapeOp, tensor::ExtractSliceOp, tensor::PadOp,
+             tensor::EmptyOp, tensor::DimOp>(op) ||
          (elementwise && isLinearWorkLinalgOp(op));
 }
 
@@ -131,8 +165,9 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed,
       keptThroughExtF.insert(ext.getIn());
   // What the backward has anyway: entry-block arguments, results of ops
   // without operands (constants, tensor.empty), kept forward values.
+  llvm::DenseSet<Value> statistics;
   auto available = [&](Value v) {
-    if (keptThroughExtF.contains(v))
+    if (keptThroughExtF.contains(v) || statistics.contains(v))
       return true;
     if (isa<BlockArgument>(v))
       return cast<BlockArgument>(v).getOwner() == &body;
@@ -142,18 +177,27 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed,
       return true;
     return firstBackwardUse.contains(v);
   };
-  // Recomputable: a cheap op whose inputs are available or recomputable,
+  // Recomputable: a cheap op with operands (one without is available) whose
+  // inputs are available or recomputable,
   // and any widening extf: keeping its input instead of its result halves
   // (f16/bf16 to f32) what the backward keeps of it (the f32 view of an
   // accumulator amp-keep-accumulators-low stored low).
+  // A statistic (isStatistic) that could be recomputed is kept instead
+  // (available): the clones that read it read the forward's value.
   llvm::DenseSet<Operation *> recomputable;
-  for (Operation *op : forward)
-    if (isCheapToRecompute(op, elementwise) &&
-        (isa<arith::ExtFOp>(op) || llvm::all_of(usedValues(op), [&](Value v) {
-           return available(v) || (v.getDefiningOp() &&
-                                   recomputable.contains(v.getDefiningOp()));
-         })))
+  for (Operation *op : forward) {
+    if (op->getNumOperands() == 0 || !isCheapToRecompute(op, elementwise))
+      continue;
+    if (!isa<arith::ExtFOp>(op) && !llvm::all_of(usedValues(op), [&](Value v) {
+          return available(v) || (v.getDefiningOp() &&
+                                  recomputable.contains(v.getDefiningOp()));
+        }))
+      continue;
+    if (isStatistic(op))
+      statistics.insert(op->getResult(0));
+    else
       recomputable.insert(op);
+  }
 
   // The ops to clone: recomputable kept values, and the recomputable
   // (not kept) values they are computed from. Each clone goes before the

@@ -110,6 +110,7 @@ static llvm::Expected<TrainOptions> parseRun(const RunRequest &r,
   o.epochs = r.epochs;
   o.batchSize = r.batchSize;
   o.maxStepsPerEpoch = r.maxSteps;
+  o.memoryBudget = r.memoryBudget;
   o.seed = r.seed;
   o.progress = r.progress;
   o.progressSeconds = r.progressSeconds;
@@ -486,6 +487,9 @@ std::optional<int> Session::prepare() {
   if (r.maxSteps < 0)
     return fail("--max-steps=" + llvm::Twine(r.maxSteps) +
                 ": must be >= 0 (0: every batch)");
+  if (r.memoryBudget < 0)
+    return fail("--memory-budget=" + llvm::Twine(r.memoryBudget) +
+                ": must be >= 0 bytes (0: none)");
   if (r.seeds < 1)
     return fail("--seeds=" + llvm::Twine(r.seeds) + ": must be >= 1");
   if (!(r.progressSeconds >= 0) || !std::isfinite(r.progressSeconds))

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Session.h"
+#include "amp/Analysis/MemoryReport.h"
 
 #include "amp/Runtime/Checkpoint/ModelExport.h"
 
@@ -133,6 +134,54 @@ private:
 };
 } // namespace
 
+/// One line per run, "  [<run>] state ...": what its training step holds,
+/// from the IR (RunResult::memory), and its kept bytes against the f32
+/// run's; the bracket keeps the lines apart from the table's rows.
+static void printMemory(const std::vector<RunSeries> &series, int64_t budget,
+                        llvm::raw_ostream &out) {
+  const RunResult *f32 = nullptr;
+  for (const RunSeries &s : series)
+    if (s.seeds.front().memory && s.seeds.front().name == "f32")
+      f32 = &s.seeds.front();
+  bool header = false;
+  for (const RunSeries &s : series) {
+    const RunResult &r = s.seeds.front();
+    if (!r.memory)
+      continue;
+    if (!header)
+      out << "\nmemory of one training step, from its IR (amp-memory-report: "
+             "tensor level, before bufferization):\n";
+    header = true;
+    const RunResult::Memory &m = *r.memory;
+    out << "  [" << r.name << "] state " << formatBytes(m.state) << ", batch "
+        << formatBytes(m.batch) << ", kept for the backward "
+        << formatBytes(m.kept);
+    if (f32 && f32 != &r && f32->memory->kept > 0)
+      out << llvm::format(" (%.2fx f32's)",
+                          double(m.kept) / double(f32->memory->kept));
+    out << ", peak live " << formatBytes(m.peakLive);
+    if (m.approximate)
+      out << " (approximate)";
+    out << "\n";
+    if (!m.largestBatch)
+      continue;
+    out << "  [" << r.name << "] --memory-budget=" << budget << ": ";
+    if (m.staticBatch)
+      out << "the step's batch is static; its peak live "
+          << formatBytes(m.largestBatchPeak)
+          << (*m.largestBatch > 0 ? " fits" : " does not fit") << "\n";
+    else if (*m.largestBatch == 0)
+      out << "not even a batch of 1 fits\n";
+    else if (m.largestBatchCapped)
+      out << "every batch up to " << *m.largestBatch
+          << " fits (the search stops there; peak live "
+          << formatBytes(m.largestBatchPeak) << ")\n";
+    else
+      out << "the largest batch that fits is " << *m.largestBatch
+          << " (peak live " << formatBytes(m.largestBatchPeak) << ")\n";
+  }
+}
+
 /// The table: one row per finished (or interrupted) run, the mean over its
 /// seeds.
 static void printTable(const RunRequest &request,
@@ -183,6 +232,7 @@ static void printTable(const RunRequest &request,
   if (spread)
     out << "(means over " << request.seeds << " seeds: --seed=" << request.seed
         << " to " << request.seed + request.seeds - 1 << ")\n";
+  printMemory(series, request.memoryBudget, out);
   if (request.rewrite.underflowStats) {
     out << "\nbackward values flushed to zero/subnormal when "
            "rounded to f16 (bf16 for bf16 runs), whole run:\n";
