@@ -51,6 +51,13 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-loss-scaling", "mode=none"},
     {"amp-mixed-precision", "precision=bf16 loss-scale=static"},
     {"amp-mixed-precision", "precision=f32 loss-scale=none"},
+    // Recomputation off / casts only (the defaults recompute elementwise
+    // ops and reductions).
+    {"amp-mixed-precision",
+     "precision=f16 loss-scale=dynamic recompute-elementwise=false"},
+    {"amp-mixed-precision", "precision=bf16 recompute=false "
+                            "keep-accumulators-low=false"},
+    {"amp-recompute-for-backward", "elementwise=false"},
     // The AVX512_BF16 kernel (IR only: the corpus runs no code).
     {"amp-cpu-tile-contractions",
      "bf16-dot=true dot-tile-rows=5 dot-tile-cols=48"},
