@@ -56,16 +56,22 @@ func.func @conv_strided(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x2x2xf32>) -> ten
 // -----
 
 // Max pooling (First rule): the first maximum's linear window index per
-// output (-1 when the init wins), then each input position takes the
-// cotangent of the windows whose index it is.
+// output (-1 when the init wins; i8, the narrowest type that holds the 4
+// window positions), then each input position takes the cotangent of the
+// windows whose index it is. A 2x2 window with stride 2 covers the input
+// exactly once: the cotangent is written as a 1x1x2x2x2x2 blocked view
+// (output position, window position) and collapsed, without a dilated copy.
 // CHECK-LABEL: func.func @max_pool_grad(
-// CHECK:         %[[START:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x2xindex>)
-// CHECK:           arith.select %{{.*}}, %c-1, %c9223372036854775807 : index
-// CHECK:         %[[FIRST:.*]] = linalg.generic {{.*}} outs(%[[START]] : tensor<1x1x2x2xindex>)
+// CHECK:         %[[START:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x2xi8>)
+// CHECK:           arith.select %{{.*}}, %c-1_i8, %c127_i8 : i8
+// CHECK:         %[[FIRST:.*]] = linalg.generic {{.*}} outs(%[[START]] : tensor<1x1x2x2xi8>)
+// CHECK:           arith.index_cast %{{.*}} : index to i8
 // CHECK:           arith.minsi
-// CHECK:         tensor.insert_slice %[[FIRST]] into %{{.*}}[0, 0, 1, 1] [1, 1, 2, 2] [1, 1, 2, 2] : tensor<1x1x2x2xindex> into tensor<1x1x5x5xindex>
-// CHECK:         linalg.generic
-// CHECK:           arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NOT:     tensor.insert_slice
+// CHECK:         %[[BLOCKED:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4, d3, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%{{.*}}, %[[FIRST]] : tensor<1x1x2x2xf32>, tensor<1x1x2x2xi8>) outs(%{{.*}} : tensor<1x1x2x2x2x2xf32>)
+// CHECK:           arith.cmpi eq, %{{.*}}, %{{.*}} : i8
+// CHECK:         %[[DX:.*]] = tensor.collapse_shape %[[BLOCKED]] {{\[}}[0], [1], [2, 3], [4, 5]] : tensor<1x1x2x2x2x2xf32> into tensor<1x1x4x4xf32>
+// CHECK:         return %{{.*}}, %[[DX]]
 func.func @max_pool(%x: tensor<1x1x4x4xf32>) -> tensor<f32> {
   %zero = arith.constant 0.0 : f32
   %ninf = arith.constant 0xFF800000 : f32
@@ -74,6 +80,33 @@ func.func @max_pool(%x: tensor<1x1x4x4xf32>) -> tensor<f32> {
   %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   %y = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
       ins(%x, %k : tensor<1x1x4x4xf32>, tensor<2x2xf32>) outs(%init : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %es = tensor.empty() : tensor<f32>
+  %i = linalg.fill ins(%zero : f32) outs(%es : tensor<f32>) -> tensor<f32>
+  %l = linalg.reduce { arith.addf } ins(%y : tensor<1x1x2x2xf32>) outs(%i : tensor<f32>) dimensions = [0, 1, 2, 3]
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Overlapping windows (3x3, stride 2): the cotangent and the tie (i8) are
+// read from dilated, padded copies, and positions no window read get 0.
+// CHECK-LABEL: func.func @max_pool_overlapping_grad(
+// CHECK:         %[[START:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x2xi8>)
+// CHECK:         %[[FIRST:.*]] = linalg.generic {{.*}} outs(%[[START]] : tensor<1x1x2x2xi8>)
+// CHECK:         tensor.insert_slice %[[FIRST]] into %{{.*}}[0, 0, 2, 2] [1, 1, 2, 2] [1, 1, 2, 2] : tensor<1x1x2x2xi8> into tensor<1x1x7x7xi8>
+// CHECK:         %[[DX:.*]] = linalg.generic
+// CHECK:           arith.cmpi eq, %{{.*}}, %{{.*}} : i8
+// CHECK:           arith.remsi
+// CHECK:         } -> tensor<1x1x5x5xf32>
+// CHECK:         return %{{.*}}, %[[DX]]
+func.func @max_pool_overlapping(%x: tensor<1x1x5x5xf32>) -> tensor<f32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %k = tensor.empty() : tensor<3x3xf32>
+  %e = tensor.empty() : tensor<1x1x2x2xf32>
+  %init = linalg.fill ins(%ninf : f32) outs(%e : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %y = linalg.pooling_nchw_max {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x, %k : tensor<1x1x5x5xf32>, tensor<3x3xf32>) outs(%init : tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
   %es = tensor.empty() : tensor<f32>
   %i = linalg.fill ins(%zero : f32) outs(%es : tensor<f32>) -> tensor<f32>
   %l = linalg.reduce { arith.addf } ins(%y : tensor<1x1x2x2xf32>) outs(%i : tensor<f32>) dimensions = [0, 1, 2, 3]

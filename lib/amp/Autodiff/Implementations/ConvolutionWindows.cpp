@@ -159,6 +159,40 @@ FailureOr<WindowPlan> mlir::amp::autodiff::structured::planWindows(
   return plan;
 }
 
+std::optional<BlockedWindows> mlir::amp::autodiff::structured::blockWindows(
+    const WindowPlan &plan, RankedTensorType targetType, AffineMap map) {
+  if (plan.windows.empty())
+    return std::nullopt;
+  for (auto [w, window] : llvm::enumerate(plan.windows))
+    if (window.dilation != 1 || window.stride != plan.kernelSizes[w] ||
+        plan.extents[w] != window.stride * plan.outSizes[w])
+      return std::nullopt;
+  MLIRContext *ctx = map.getContext();
+  BlockedWindows blocked;
+  SmallVector<AffineExpr> results;
+  SmallVector<int64_t> shape;
+  for (auto [position, expr] : llvm::enumerate(map.getResults())) {
+    ReassociationIndices group{static_cast<int64_t>(results.size())};
+    const auto *window = llvm::find_if(
+        plan.windows, [&](const Window &w) { return w.position == position; });
+    if (window == plan.windows.end()) {
+      results.push_back(expr);
+      shape.push_back(targetType.getDimSize(position));
+    } else {
+      unsigned w = window - plan.windows.begin();
+      results.push_back(getAffineDimExpr(window->outDim, ctx));
+      results.push_back(getAffineDimExpr(window->kernelDim, ctx));
+      shape.push_back(plan.outSizes[w]);
+      shape.push_back(plan.kernelSizes[w]);
+      group.push_back(group.front() + 1);
+    }
+    blocked.reassociation.push_back(group);
+  }
+  blocked.map = AffineMap::get(map.getNumDims(), 0, results, ctx);
+  blocked.type = targetType.clone(shape);
+  return blocked;
+}
+
 Value mlir::amp::autodiff::structured::maskUnreadPositions(
     OpBuilder &nb, Location loc, Value contribution, const WindowPlan &plan) {
   auto cst = [&](int64_t c) {

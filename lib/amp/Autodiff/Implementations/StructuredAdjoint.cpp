@@ -50,7 +50,10 @@ struct OutputAdjoint {
   OutputForm form;
   /// Max/Min only: Split: how many elements equal the result (float, the
   /// result's type); First: the linear index of the first one in the
-  /// reduction dimensions (index elements, -1 for the init value).
+  /// reduction dimensions (-1 for the init value), in the narrowest of i8,
+  /// i16, i32 that holds every index of a static reduction domain (a 2x2
+  /// pooling window: i8, 1/8 of PyTorch's int64 indices), `index` where
+  /// the domain is dynamic or larger.
   Value tie;
 };
 
@@ -74,8 +77,11 @@ private:
   /// replaced by `forwardArgs`; returns the clones in order.
   SmallVector<Operation *> cloneBody(OpBuilder &nb, IRMapping &mapping,
                                      ValueRange forwardArgs);
-  /// The linear index of the reduction dimensions, row-major (First).
+  /// The linear index of the reduction dimensions, row-major (First), in
+  /// `tieIndexType()`.
   Value reductionIndex(OpBuilder &nb, Location l);
+  /// The element type of a First tie tensor (see OutputAdjoint::tie).
+  Type tieIndexType();
   /// The cotangent reaching the clone of output `out`'s element, from the
   /// generic's extra block arguments of `out` (dr, then r and the tie).
   Value seedOf(OpBuilder &nb, Location l, const OutputAdjoint &out,
@@ -214,7 +220,30 @@ Value StructuredAdjoint::reductionIndex(OpBuilder &nb, Location l) {
     Value scaled = arith::MulIOp::create(nb, l, linear, reductionSizes[r++]);
     linear = arith::AddIOp::create(nb, l, scaled, index);
   }
-  return linear;
+  Type type = tieIndexType();
+  return type.isIndex()
+             ? linear
+             : Value(arith::IndexCastOp::create(nb, l, type, linear));
+}
+
+Type StructuredAdjoint::tieIndexType() {
+  // The largest linear index of the reduction domain; the type must also
+  // hold -1 (the init) and its maximum (no element seen yet).
+  int64_t last = 0;
+  SmallVector<int64_t> sizes = op.getStaticLoopRanges();
+  for (auto [size, iterator] :
+       llvm::zip_equal(sizes, op.getIteratorTypesArray())) {
+    if (iterator != utils::IteratorType::reduction)
+      continue;
+    if (ShapedType::isDynamic(size) || size > (int64_t(1) << 31) ||
+        (last + 1) > (int64_t(1) << 31) / std::max<int64_t>(size, 1))
+      return b.getIndexType();
+    last = (last + 1) * size - 1;
+  }
+  for (unsigned width : {8u, 16u, 32u})
+    if (last < (int64_t(1) << (width - 1)) - 1)
+      return b.getIntegerType(width);
+  return b.getIndexType();
 }
 
 Value StructuredAdjoint::seedOf(OpBuilder &nb, Location l,
@@ -259,7 +288,7 @@ void StructuredAdjoint::buildTie(OutputAdjoint &out) {
   AffineMap outMap = op.getIndexingMapMatchingResult(cast<OpResult>(result));
   Type floatType = getElementTypeOrSelf(result.getType());
   bool split = ties == TieRule::Split;
-  Type tieType = split ? floatType : b.getIndexType();
+  Type tieType = split ? floatType : tieIndexType();
   // Split: 1 where the init equals the result; First: -1 there (the init
   // comes first), the largest index elsewhere.
   Value start = buildElementwise(
@@ -267,13 +296,19 @@ void StructuredAdjoint::buildTie(OutputAdjoint &out) {
       [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
         Value equal = arith::CmpFOp::create(nb, l, arith::CmpFPredicate::OEQ,
                                             args[0], args[1]);
-        Value yes = split ? Value(arith::ConstantOp::create(
-                                nb, l, nb.getFloatAttr(floatType, 1.0)))
-                          : Value(arith::ConstantIndexOp::create(nb, l, -1));
-        Value no = split ? Value(arith::ConstantOp::create(
-                               nb, l, nb.getFloatAttr(floatType, 0.0)))
-                         : Value(arith::ConstantIndexOp::create(
-                               nb, l, std::numeric_limits<int64_t>::max()));
+        if (split)
+          return arith::SelectOp::create(
+              nb, l, equal,
+              arith::ConstantOp::create(nb, l, nb.getFloatAttr(floatType, 1.0)),
+              arith::ConstantOp::create(nb, l,
+                                        nb.getFloatAttr(floatType, 0.0)));
+        unsigned width =
+            tieType.isIndex() ? 64 : tieType.getIntOrFloatBitWidth();
+        int64_t largest = int64_t((uint64_t(1) << (width - 1)) - 1);
+        Value yes =
+            arith::ConstantOp::create(nb, l, nb.getIntegerAttr(tieType, -1));
+        Value no = arith::ConstantOp::create(
+            nb, l, nb.getIntegerAttr(tieType, largest));
         return arith::SelectOp::create(nb, l, equal, yes, no);
       });
   if (!split && reductionSizes.empty()) {
@@ -325,6 +360,23 @@ FailureOr<Value> StructuredAdjoint::buildContribution(Value target,
       planWindows(op, target, map, operandNumber, inputs);
   if (failed(plan))
     return failure();
+  if (auto targetType = dyn_cast<RankedTensorType>(target.getType()))
+    if (std::optional<BlockedWindows> blocked =
+            blockWindows(*plan, targetType, map)) {
+      // The cotangent of the blocked view, then its collapse: every
+      // position of the operand is written by exactly one window element.
+      auto view = tensor::ExpandShapeOp::create(b, loc, blocked->type, target,
+                                                blocked->reassociation);
+      FailureOr<Value> contribution =
+          buildContribution(view, blocked->map, inBody, operandNumber);
+      if (view->use_empty())
+        view->erase();
+      if (failed(contribution) || !*contribution)
+        return contribution;
+      return tensor::CollapseShapeOp::create(b, loc, targetType, *contribution,
+                                             blocked->reassociation)
+          .getResult();
+    }
   AffineMap outMap = plan->outMap;
   SmallVector<utils::IteratorType> iterators;
   for (unsigned d = 0; d < numLoops; ++d)
@@ -446,9 +498,10 @@ void StructuredAdjoint::addInitContribution(const OutputAdjoint &out) {
           Value share = arith::DivFOp::create(nb, l, args[2], args[3]);
           return arith::SelectOp::create(nb, l, equal, share, zero);
         }
-        Value first =
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, args[3],
-                                  arith::ConstantIndexOp::create(nb, l, -1));
+        Value first = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::eq, args[3],
+            arith::ConstantOp::create(
+                nb, l, nb.getIntegerAttr(args[3].getType(), -1)));
         return arith::SelectOp::create(nb, l, first, args[2], zero);
       });
   state.addCotangent(init, contribution);

@@ -126,6 +126,26 @@ FailureOr<WindowPlan> planWindows(linalg::LinalgOp op, Value target,
                                   AffineMap map, unsigned operandNumber,
                                   MutableArrayRef<MappedValue> inputs);
 
+/// An operand whose windows do not overlap and cover it exactly (each with
+/// stride s == kernel extent K, dilation 1 and operand extent X == s * O,
+/// as a 2x2 max pool with stride 2 or a ViT's patch embedding) read as
+/// `tensor.expand_shape` of it: each window result s * o + k becomes the two
+/// results o, k (extents O, K), so the map is a projected permutation and
+/// the cotangent needs no dilated copy and no mask; a `collapse_shape`
+/// with `reassociation` gives the operand's shape back.
+struct BlockedWindows {
+  AffineMap map;
+  RankedTensorType type;
+  SmallVector<ReassociationIndices> reassociation;
+};
+
+/// The blocked form of the operand `plan` was made for (of type
+/// `targetType`, read with `map`), when every window is non-overlapping
+/// and exact; std::nullopt otherwise (and for an operand without windows).
+std::optional<BlockedWindows> blockWindows(const WindowPlan &plan,
+                                           RankedTensorType targetType,
+                                           AffineMap map);
+
 /// `contribution` where some output read position i (t = i - d * k a
 /// multiple of s in [0, s * O) for every window), 0 elsewhere; built in a
 /// body of the planned iteration space.
