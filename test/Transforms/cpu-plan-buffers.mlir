@@ -11,8 +11,10 @@
 
 // %a (4 KB) and %b (1 KB) are alive together; %c (2 KB) is allocated after
 // both are freed. Placed by size: %a at 0, %c at 0 (neither alive with it),
-// %b after %a at 4096. Arena: 5120 bytes.
+// %b after %a at 4096. Arena: 5120 bytes, the most the function's buffers
+// take at once (amp.cpu_buffer_peak, which amp-run prints).
 // CHECK-LABEL: func.func @lifetimes
+// CHECK-SAME:  attributes {amp.cpu_buffer_peak = 5120 : i64}
 // CHECK-NEXT:  %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<5120xi8>
 // CHECK-NEXT:  %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:  %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<5120xi8> to memref<32x32xf32>
@@ -64,8 +66,10 @@ func.func @alignment(%x: f32) {
 // Left as they are: a buffer freed in a nested region, one never freed
 // (returned), a dynamic one, an i1 one, one allocated in a nested region,
 // two i24 ones (stored in 4 bytes each; break-it, 2026-12-02).
-// With fewer than two temporaries left there is no arena.
+// With fewer than two temporaries left there is no arena; with a dynamic
+// allocation the peak is not known (no amp.cpu_buffer_peak).
 // CHECK-LABEL: func.func @not_temporaries
+// CHECK-NOT:   amp.cpu_buffer_peak
 // CHECK-NOT:   memref.view
 // CHECK:       memref.alloc() : memref<16xf32>
 // CHECK:       memref.alloc() : memref<8xf32>
@@ -103,8 +107,10 @@ func.func @not_temporaries(%x: f32, %n: index, %p: i1) -> memref<8xf32> {
 
 // %acc is the init of a reduction (through a view, as amp-cpu-parallelize
 // leaves it): it keeps its own allocation, so that LLVM can keep the
-// accumulated element in a register; %a and %b share the arena.
+// accumulated element in a register; %a and %b share the arena. The peak
+// counts both: the arena (512 B) and %acc (32 B).
 // CHECK-LABEL: func.func @reduction_init
+// CHECK-SAME:  attributes {amp.cpu_buffer_peak = 544 : i64}
 // CHECK:       %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<{{[0-9]+}}xi8>
 // CHECK:       memref.view %[[ARENA]]{{.*}} to memref<8x8xf32>
 // CHECK:       memref.view %[[ARENA]]{{.*}} to memref<8x8xf32>

@@ -10,11 +10,25 @@
 // The backward (from the seed) reads two forward values, %h and %hw; %loss
 // is read only by the seed itself.
 // CHECK-NEXT: kept for the backward {{ *}}32 B, 2 values
-// Peak: 72 B of arguments + %loss 4 + %d 16 + %h 16 + %hw 16 + %dw 16 (at
-// %dw, before %h dies) = 140 B.
-// CHECK-NEXT: peak live (tensor level) {{ *}}140 B
 // CHECK-NEXT: 16  tensor<4xf32> from arith.mulf (line {{[0-9]+}})
 // CHECK-NEXT: 16  tensor<4xf32> from arith.addf (line {{[0-9]+}})
+// Peak: 72 B of arguments + %loss 4 + %d 16 + %h 16 + %hw 16 + %dw 16 (at
+// %dw, before %h dies) = 140 B. With peak=true, what holds it, largest
+// first (equal sizes in order: arguments, then definitions); the seed
+// (amp.loss_grad, 4 B) died at the extract that read it.
+// CHECK-NEXT: peak live (tensor level) {{ *}}140 B
+// RUN: amp-opt %s --amp-memory-report=peak=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=PEAK
+// PEAK: peak live (tensor level) {{ *}}140 B
+// PEAK-NEXT: 32  tensor<2x4xf32> argument #2 (line {{[0-9]+}})
+// PEAK-NEXT: 16  tensor<4xf32> argument #0 (line {{[0-9]+}})
+// PEAK-NEXT: 16  tensor<4xf32> argument #1 (line {{[0-9]+}})
+// PEAK-NEXT: 16  tensor<4xf32> from arith.mulf (line {{[0-9]+}})
+// PEAK-NEXT: 16  tensor<4xf32> from arith.addf (line {{[0-9]+}})
+// PEAK-NEXT: 16  tensor<4xf32> from tensor.splat (line {{[0-9]+}})
+// PEAK-NEXT: 16  tensor<4xf32> from arith.mulf (line {{[0-9]+}})
+// PEAK-NEXT: 8  tensor<2xi32> argument #3 (line {{[0-9]+}})
+// PEAK-NEXT: 4  tensor<f32> from tensor.extract_slice (line {{[0-9]+}})
+// PEAK-NOT: B
 //
 // After loss scaling the seed is gone: the kept figure is absent, the
 // loss-scale state (S and the trackers) is counted.

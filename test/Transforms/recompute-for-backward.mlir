@@ -31,9 +31,9 @@
 // CSE-COUNT-3: amp.recomputed
 // BEFORE-LABEL: amp-memory-report: @weight_and_input_copies
 // BEFORE: kept for the backward {{ *}}40 B, 2 values
-// BEFORE-NEXT: peak live
 // BEFORE-NEXT: 24  tensor<4x3xf16> from linalg.transpose
 // BEFORE-NEXT: 16  tensor<2x4xf16> from arith.truncf
+// BEFORE-NEXT: peak live
 // AFTER-LABEL: amp-memory-report: @weight_and_input_copies
 // AFTER: kept for the backward {{ *}}0 B, 0 values
 func.func @weight_and_input_copies(
@@ -175,8 +175,8 @@ func.func @negative_no_seed(%w: tensor<4xf32> {amp.role = "param"},
 // BEFORE-NEXT: 24  tensor<2x6xf16> from tensor.pad
 // AFTER-LABEL: amp-memory-report: @pad_of_extf_input
 // AFTER: kept for the backward {{ *}}16 B, 1 values
-// AFTER-NEXT: peak live
 // AFTER-NEXT: 16  tensor<2x4xf16> from arith.negf
+// AFTER-NEXT: peak live
 func.func @pad_of_extf_input(
     %w: tensor<2x4xf32> {amp.role = "param"},
     %x: tensor<2x4xf32> {amp.role = "input"},
@@ -321,8 +321,8 @@ func.func @softmax_of_rounded_scores(
 // CHECK-NEXT: math.tanh
 // AFTER-LABEL: amp-memory-report: @dynamic_elementwise
 // AFTER: kept for the backward {{ *}}0 B, 1 values
-// AFTER-NEXT: peak live
 // AFTER-NEXT: 0  tensor<?x4xf32> from arith.mulf
+// AFTER-NEXT: peak live
 #id2 = affine_map<(d0, d1) -> (d0, d1)>
 func.func @dynamic_elementwise(
     %w: tensor<4xf32> {amp.role = "param"},
@@ -368,9 +368,9 @@ func.func @dynamic_elementwise(
 // CHECK: return
 // AFTER-LABEL: amp-memory-report: @row_sums_kept
 // AFTER: kept for the backward {{ *}}136 B, 2 values
-// AFTER-NEXT: peak live
 // AFTER-NEXT: 128  tensor<2x16xf32> from arith.mulf
 // AFTER-NEXT: 8  tensor<2xf32> from linalg.generic
+// AFTER-NEXT: peak live
 #m2 = affine_map<(d0, d1) -> (d0, d1)>
 #r2 = affine_map<(d0, d1) -> (d0)>
 func.func @row_sums_kept(

@@ -26,11 +26,13 @@
 //  - peak live: over the function body in program order, the largest sum of
 //    the bytes of the values that are live (defined and still to be read,
 //    uses inside regions counted at their top-level op), arguments included
-//    (they are live for the whole step). This is the tensor-level figure,
-//    before bufferization: it counts no in-place reuse (an op that writes
-//    into its init counts both) and no temporaries inside ops, so it is an
-//    upper bound of what the bufferized step allocates for its values, not
-//    the CPU arena's planned size.
+//    (they are live for the whole step); a `tensor.empty` counts 0 bytes
+//    (it has a shape and no data: the op that writes into it allocates,
+//    and is counted). This is the tensor-level figure, before
+//    bufferization: it counts no in-place reuse (an op that writes into an
+//    init holding data counts both) and no temporaries inside ops, so it
+//    is an upper bound of what the bufferized step allocates for its
+//    values, not the CPU arena's planned size.
 // A value of dynamic shape or of a type without a byte size is not counted
 // and makes the report approximate.
 //
@@ -60,7 +62,8 @@ std::optional<int64_t> bytesOf(Type type,
 /// INT64_MAX (Support/Counts.h) says so.
 std::string formatBytes(int64_t bytes);
 
-/// A forward value that the backward reads.
+/// A value and its bytes: a forward value that the backward reads, or one
+/// live at the peak.
 struct KeptValue {
   Value value;
   int64_t bytes = 0;
@@ -79,6 +82,9 @@ struct MemoryReport {
   llvm::SmallVector<KeptValue> kept;
   /// Arguments included.
   int64_t peakLiveBytes = 0;
+  /// The values live where the peak is reached (arguments included), in
+  /// the order of their definitions (arguments first): what holds the peak.
+  llvm::SmallVector<KeptValue> peak;
   /// Some value had no byte size, or the seed sits inside a region.
   bool approximate = false;
 

@@ -21,6 +21,12 @@
 
 namespace mlir::amp {
 
+/// Set by amp-cpu-plan-buffers on each function it planned: the most bytes
+/// of the entry block's allocations (the arena and the buffers left their
+/// own) allocated at once, an i64; absent where some allocation has no
+/// static size. amp-run prints it as the step's CPU buffers.
+constexpr llvm::StringLiteral kCpuBufferPeakAttr = "amp.cpu_buffer_peak";
+
 #define GEN_PASS_DECL
 #include "amp/CPU/Passes.h.inc"
 

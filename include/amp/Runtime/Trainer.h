@@ -143,6 +143,11 @@ struct RunResult {
   struct Memory {
     int64_t state = 0, batch = 0, kept = 0, peakLive = 0;
     bool approximate = false;
+    /// On the CPU: the most bytes of the lowered step's buffers allocated
+    /// at once (amp-cpu-plan-buffers' `amp.cpu_buffer_peak`: the arena and
+    /// the buffers with their own allocation; arguments not included);
+    /// absent for a dynamic batch or another device.
+    std::optional<int64_t> cpuBuffers;
     /// With TrainOptions::memoryBudget: the largest batch whose peak live
     /// bytes fit (0: not even 1), found by counting every dynamic dimension
     /// at that size (a step whose batch is its only dynamic dimension);

@@ -342,6 +342,29 @@ def KeepAccumulatorsLow : Pass<"amp-keep-accumulators-low", "ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def ExtendInConsumers : Pass<"amp-extend-in-consumers", "ModuleOp"> {
+  let summary = "Widen f16/bf16 tensors inside the linalg.generic bodies "
+                "that read them instead of in a separate f32 copy";
+  let description = [{
+    After autocast, an f32 op reads a low-precision value through one
+    `arith.extf` of the whole tensor: a second copy of the value at 4 bytes
+    per element that lives until its last reader (a kept f16 activation's
+    f32 view that a batch norm's backward reads, an f16 cotangent read by
+    an f32 reduction). For each `arith.extf` of a ranked tensor, every
+    `linalg.generic` on tensors that reads its result as an input (not an
+    init) reads the extf's operand instead, and its body widens the element
+    with a scalar `arith.extf` (same fastmath flags) before any other use
+    of it: PyTorch's kernels load half values and compute in float in the
+    same way (the "opmath" type). The extf is erased when nothing else
+    reads it; other readers (named linalg ops, tensor ops, inits) keep
+    it. Exact: f16/bf16 -> f32 is lossless, so every result is the same
+    bits; what changes is the bytes the step holds (amp-memory-report's
+    peak, the CPU arena). Run by amp-mixed-precision (f16 and bf16) after
+    `amp-recompute-for-backward`. No errors.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "linalg::LinalgDialect"];
+}
+
 def RecomputeForBackward : Pass<"amp-recompute-for-backward", "ModuleOp"> {
   let summary = "Recompute cheap forward values where the backward reads "
                 "them instead of keeping them (activation memory)";
@@ -430,7 +453,9 @@ def MemoryReport : Pass<"amp-memory-report", "ModuleOp"> {
     loss scaling, `loss-scale=none`); and the peak of live values in program order,
     arguments included (tensor level, before bufferization: no in-place
     reuse, no temporaries inside ops). With `kept=true` it also lists the
-    kept values, largest first. Prints a text report to stderr, or with
+    kept values, largest first, under the kept row; with `peak=true` the
+    values live where the peak is reached (arguments included: what holds
+    the peak), largest first, under the peak row. Prints a text report to stderr, or with
     `output=FILE` writes JSON (atomically; `-` for stdout):
     an object whose "functions" array holds one object per step with the
     keys name, parameters, optimizer_state, loss_scale_state, batch,
@@ -448,6 +473,9 @@ def MemoryReport : Pass<"amp-memory-report", "ModuleOp"> {
     Option<"listKept", "kept", "bool", /*default=*/"false",
            "Also list the values kept for the backward (text report; "
            "default false)">,
+    Option<"listPeak", "peak", "bool", /*default=*/"false",
+           "Also list the values live at the peak, arguments included "
+           "(text report; default false)">,
   ];
 }
 

@@ -4,6 +4,7 @@
 
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/Support/Counts.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseMap.h"
@@ -133,19 +134,41 @@ mlir::amp::analyzeMemory(func::FuncOp fn,
   llvm::DenseMap<size_t, SmallVector<Value>> diesAfter;
   int64_t live = argumentBytes;
   r.peakLiveBytes = live;
+  std::optional<size_t> peakAt; // none: the arguments alone
+  // A tensor.empty holds no data (only a shape): the op that writes into
+  // it is what allocates, and is counted.
+  auto held = [&](Value v) -> int64_t {
+    return v.getDefiningOp<tensor::EmptyOp>() ? 0 : bytes(v);
+  };
   for (auto [i, op] : llvm::enumerate(ops)) {
     for (Value res : op->getResults()) {
-      live = saturatingAdd(live, bytes(res));
+      live = saturatingAdd(live, held(res));
       auto it = lastUse.find(res);
       diesAfter[it == lastUse.end() ? i : it->second].push_back(res);
     }
-    r.peakLiveBytes = std::max(r.peakLiveBytes, live);
+    if (live > r.peakLiveBytes) {
+      r.peakLiveBytes = live;
+      peakAt = i;
+    }
     // A saturated total (shapes past 2^63 bytes) stays saturated: what is
     // left after a death is unknown.
     for (Value v : diesAfter.lookup(i))
       if (live != std::numeric_limits<int64_t>::max())
-        live -= bytesOf(v.getType(), dynamicExtent).value_or(0);
+        live -= v.getDefiningOp<tensor::EmptyOp>()
+                    ? 0
+                    : bytesOf(v.getType(), dynamicExtent).value_or(0);
   }
+  // What holds the peak: the arguments, and the results of the ops up to
+  // the peak's op that are read at it or later (or are its own results).
+  for (BlockArgument arg : body.getArguments())
+    r.peak.push_back({arg, bytes(arg)});
+  if (peakAt)
+    for (size_t i = 0; i <= *peakAt; ++i)
+      for (Value res : ops[i]->getResults()) {
+        auto it = lastUse.find(res);
+        if (i == *peakAt || (it != lastUse.end() && it->second >= *peakAt))
+          r.peak.push_back({res, held(res)});
+      }
 
   // Kept for the backward: what is live where the backward starts. Values
   // defined before the seed's unit (not arguments, not constants) that an op

@@ -115,6 +115,48 @@ static bool isReductionInit(Value buffer) {
   });
 }
 
+/// The bytes of a static memref of int or float elements (i1 and other
+/// narrow ones stored in whole bytes).
+static std::optional<int64_t> staticBytes(MemRefType type) {
+  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
+    return std::nullopt;
+  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
+  return llvm::checkedMul<int64_t>(type.getNumElements(), (bits + 7) / 8);
+}
+
+/// The most bytes of entry-block allocations (the arena and the buffers
+/// left their own) allocated at once in `entry`, in program order; a
+/// buffer that no entry-block dealloc frees counts to the end. Nothing when
+/// some entry-block allocation has no static size.
+static std::optional<int64_t> bufferPeak(Block &entry) {
+  int64_t live = 0, peak = 0;
+  for (Operation &op : entry) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
+      std::optional<int64_t> bytes = staticBytes(alloc.getType());
+      if (!bytes || *bytes > (int64_t(1) << 48))
+        return std::nullopt;
+      live += *bytes;
+      peak = std::max(peak, live);
+    } else if (auto dealloc = dyn_cast<memref::DeallocOp>(&op)) {
+      auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
+      if (alloc && alloc->getBlock() == &entry)
+        live -= staticBytes(alloc.getType()).value_or(0);
+    }
+  }
+  return peak;
+}
+
+/// Records bufferPeak on `func` as `amp.cpu_buffer_peak` (bytes, i64), for
+/// amp-run's memory lines; removes a stale one when there is none.
+static void recordBufferPeak(func::FuncOp func) {
+  if (std::optional<int64_t> peak = bufferPeak(func.getBody().front()))
+    func->setAttr(
+        kCpuBufferPeakAttr,
+        IntegerAttr::get(IntegerType::get(func.getContext(), 64), *peak));
+  else
+    func->removeAttr(kCpuBufferPeakAttr);
+}
+
 namespace {
 struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
   using Base::Base;
@@ -165,7 +207,7 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
                        *bytes, alignment});
     }
     if (temps.size() < 2)
-      return;
+      return recordBufferPeak(func);
     int64_t total = place(temps);
 
     // The arena: allocated before the first temporary, freed right after
@@ -195,6 +237,7 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
       t.alloc.replaceAllUsesWith(view);
       t.alloc->erase();
     }
+    recordBufferPeak(func);
   }
 };
 } // namespace

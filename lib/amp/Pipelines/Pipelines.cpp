@@ -385,6 +385,9 @@ void mlir::amp::buildMixedPrecisionPipeline(OpPassManager &pm,
   // find nothing to merge in the clones anyway (they carry amp.recomputed).
   if (config.recompute)
     pm.addPass(createRecomputeForBackward({config.recomputeElementwise}));
+  // The f32 views of f16/bf16 values widened where they are read.
+  if (config.precision != Precision::F32)
+    pm.addPass(createExtendInConsumers());
   if (observe)
     pm.addPass(std::make_unique<ObserveTrainSteps>(std::move(observe)));
   if (config.underflowStats) {
@@ -448,7 +451,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   tiling.bf16Dot = config.bf16Dot.value_or(false);
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions(tiling));
   pm.addNestedPass<func::FuncOp>(createCPUParallelize());
-  // The step's temporaries (the packs above included) in one arena.
+  // The step's temporaries (the packs above included) freed after their
+  // last use, then in one arena.
+  pm.addNestedPass<func::FuncOp>(createCPUFreeAtLastUse());
   pm.addNestedPass<func::FuncOp>(createCPUPlanBuffers());
   // The ops with reduction loops that are left: their output elements (a
   // tile of up to 8) carried in registers across the reductions.

@@ -7,6 +7,7 @@
 #include "amp/Analysis/MemoryReport.h"
 #include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
+#include "amp/CPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/Batches.h"
 #include "amp/Runtime/BoundStep.h"
@@ -789,10 +790,17 @@ prepareStep(ModuleOp module, const TrainOptions &o, const RunPlan &plan,
   FunctionType type = steps->first.getFunctionType();
   if (dp)
     provideTestInjectionHook();
+  std::string stepName = steps->first.getSymName().str();
   auto bound = BoundStep::create(*prepared.work, backend, plan.batch);
   if (!bound)
     return bound.takeError();
   prepared.step = std::move(*bound);
+  // The lowering (in place) recorded what its buffers take at once.
+  if (Operation *lowered =
+          SymbolTable::lookupSymbolIn(*prepared.work, stepName))
+    if (auto peak = lowered->getAttrOfType<IntegerAttr>(kCpuBufferPeakAttr);
+        peak && prepared.memory)
+      prepared.memory->cpuBuffers = peak.getInt();
   // The signature without the results instrumentation adds (statistics,
   // no state), so that a run resumes with or without them.
   const StepLayout &layout = prepared.step->layout();

@@ -22,8 +22,34 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
+/// `values`, largest first (equal sizes in their order); with
+/// `skipEmpty`, values that hold no bytes (a tensor.empty) left out.
+static void printValues(llvm::raw_ostream &os, ArrayRef<KeptValue> values,
+                        bool skipEmpty) {
+  SmallVector<size_t> order;
+  for (auto [i, v] : llvm::enumerate(values))
+    if (!skipEmpty || v.bytes > 0)
+      order.push_back(i);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return values[a].bytes > values[b].bytes;
+  });
+  for (size_t i : order) {
+    const KeptValue &k = values[i];
+    std::string what;
+    llvm::raw_string_ostream ws(what);
+    ws << k.value.getType();
+    if (auto arg = dyn_cast<BlockArgument>(k.value))
+      ws << " argument #" << arg.getArgNumber();
+    else
+      ws << " from " << k.value.getDefiningOp()->getName();
+    if (auto loc = dyn_cast<FileLineColLoc>(k.value.getLoc()))
+      ws << " (line " << loc.getLine() << ")";
+    os << llvm::format("    %12lld  %s\n", (long long)k.bytes, what.c_str());
+  }
+}
+
 static void printText(llvm::raw_ostream &os, func::FuncOp fn,
-                      const MemoryReport &r, bool listKept) {
+                      const MemoryReport &r, bool listKept, bool listPeak) {
   os << "amp-memory-report: @" << fn.getSymName()
      << (r.approximate ? " (approximate: some values have no static size, "
                          "or the seed is inside a loop)"
@@ -42,25 +68,11 @@ static void printText(llvm::raw_ostream &os, func::FuncOp fn,
                 std::to_string(r.kept.size()) + " values"
           : std::string("- (no amp.loss_grad seed: run the report before "
                         "amp-loss-scaling)"));
+  if (listKept)
+    printValues(os, r.kept, /*skipEmpty=*/false);
   row("peak live (tensor level)", formatBytes(r.peakLiveBytes));
-  if (!listKept)
-    return;
-  // Largest first; equal sizes in the order of their definitions.
-  SmallVector<size_t> order(r.kept.size());
-  std::iota(order.begin(), order.end(), 0);
-  llvm::sort(order, [&](size_t a, size_t b) {
-    return std::make_pair(-r.kept[a].bytes, a) <
-           std::make_pair(-r.kept[b].bytes, b);
-  });
-  for (size_t i : order) {
-    const KeptValue &k = r.kept[i];
-    std::string what;
-    llvm::raw_string_ostream ws(what);
-    ws << k.value.getType() << " from " << k.value.getDefiningOp()->getName();
-    if (auto loc = dyn_cast<FileLineColLoc>(k.value.getLoc()))
-      ws << " (line " << loc.getLine() << ")";
-    os << llvm::format("    %12lld  %s\n", (long long)k.bytes, what.c_str());
-  }
+  if (listPeak)
+    printValues(os, r.peak, /*skipEmpty=*/true);
 }
 
 namespace {
@@ -76,7 +88,7 @@ struct MemoryReportPass : amp::impl::MemoryReportBase<MemoryReportPass> {
           if (failed(r))
             return failure();
           if (output.empty()) {
-            printText(llvm::errs(), fn, *r, listKept);
+            printText(llvm::errs(), fn, *r, listKept, listPeak);
             return success();
           }
           llvm::json::Object o = r->toJSON();

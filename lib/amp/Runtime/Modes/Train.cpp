@@ -150,7 +150,8 @@ static void printMemory(const std::vector<RunSeries> &series, int64_t budget,
       continue;
     if (!header)
       out << "\nmemory of one training step, from its IR (amp-memory-report: "
-             "tensor level, before bufferization):\n";
+             "tensor level, before bufferization; CPU buffers: the lowered "
+             "step's allocations at their most, arguments not included):\n";
     header = true;
     const RunResult::Memory &m = *r.memory;
     out << "  [" << r.name << "] state " << formatBytes(m.state) << ", batch "
@@ -162,6 +163,14 @@ static void printMemory(const std::vector<RunSeries> &series, int64_t budget,
     out << ", peak live " << formatBytes(m.peakLive);
     if (m.approximate)
       out << " (approximate)";
+    if (m.cpuBuffers) {
+      out << "; CPU buffers " << formatBytes(*m.cpuBuffers);
+      if (f32 && f32 != &r && f32->memory->cpuBuffers &&
+          *f32->memory->cpuBuffers > 0)
+        out << llvm::format(" (%.2fx f32's)",
+                            double(*m.cpuBuffers) /
+                                double(*f32->memory->cpuBuffers));
+    }
     out << "\n";
     if (!m.largestBatch)
       continue;
