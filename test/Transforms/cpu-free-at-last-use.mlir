@@ -70,3 +70,21 @@ func.func @kept(%x: f32, %p: i1, %other: memref<4xf32>) {
   }
   return
 }
+
+// -----
+
+// Left alone: a buffer whose address is taken as an integer (runtime alias
+// checks compare addresses; a freed buffer's may be reused).
+// CHECK-LABEL: func.func @address_taken
+// CHECK:       memref.extract_aligned_pointer_as_index
+// CHECK-NEXT:  linalg.fill
+// CHECK-NEXT:  memref.dealloc
+// CHECK-NEXT:  return
+func.func @address_taken(%x: f32, %other: memref<4xf32>) -> index {
+  %a = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%x : f32) outs(%a : memref<4xf32>)
+  %p = memref.extract_aligned_pointer_as_index %a : memref<4xf32> -> index
+  linalg.fill ins(%x : f32) outs(%other : memref<4xf32>)
+  memref.dealloc %a : memref<4xf32>
+  return %p : index
+}

@@ -254,8 +254,11 @@ def CPUFreeAtLastUse : Pass<"amp-cpu-free-at-last-use", "func::FuncOp"> {
     it (ViewLikeOpInterface results, followed transitively; a use inside
     an op's regions counts at that op). A buffer is left alone when one of
     those uses could carry its address beyond the views: a terminator (a
-    yield or return of it), or an op that is not a view and has memref
-    results (an `arith.select` of buffers, a call). Nothing else changes;
+    yield or return of it), an op that is not a view and has memref
+    results (an `arith.select` of buffers, a call), or
+    `memref.extract_aligned_pointer_as_index` (the deallocation pipeline's
+    runtime alias checks compare such addresses, and a freed buffer's
+    address may come back for another buffer). Nothing else changes;
     a buffer that is read until the end keeps its free there.
 
     Measured (docs/performance.md, "Peak memory"): the examples/pytorch

@@ -25,8 +25,9 @@ using namespace mlir::amp;
 /// The last op of `entry` that uses `alloc` or a view of it (an op whose
 /// regions do counts as the user), other than `dealloc`; null when some use
 /// could let the buffer's address escape the views: a terminator (a yield
-/// or return of it or of a view), or an op that is not a view and has
-/// memref results (an arith.select or a call that may return it).
+/// or return of it or of a view), an op that is not a view and has
+/// memref results (an arith.select or a call that may return it), or
+/// memref.extract_aligned_pointer_as_index.
 static Operation *lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc,
                           Block &entry) {
   Operation *last = alloc;
@@ -34,8 +35,12 @@ static Operation *lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc,
     Operation *user = use.getOwner();
     if (user == dealloc)
       return false;
+    // The buffer's address as an integer (the deallocation pipeline's
+    // runtime alias checks compare such addresses later): a freed
+    // buffer's address may come back for another one.
     if (user->hasTrait<OpTrait::IsTerminator>() ||
-        llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+        llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>) ||
+        isa<memref::ExtractAlignedPointerAsIndexOp>(user))
       return true;
     Operation *unit = entry.findAncestorOpInBlock(*user);
     if (!unit)
