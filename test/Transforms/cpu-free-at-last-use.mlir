@@ -88,3 +88,37 @@ func.func @address_taken(%x: f32, %other: memref<4xf32>) -> index {
   memref.dealloc %a : memref<4xf32>
   return %p : index
 }
+
+// -----
+
+// Left alone (break-it, 2026-12-05: these were freed before the later
+// access): the buffer stored as a value into a memref of memrefs and read
+// back, and a tensor made of it that is read after its last direct use.
+// CHECK-LABEL: func.func @stored
+// CHECK:       memref.copy
+// CHECK-NEXT:  memref.dealloc
+// CHECK-NEXT:  return
+func.func @stored(%x: f32, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %box = memref.alloca() : memref<1xmemref<4xf32>>
+  %a = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%x : f32) outs(%a : memref<4xf32>)
+  memref.store %a, %box[%c0] : memref<1xmemref<4xf32>>
+  %b = memref.load %box[%c0] : memref<1xmemref<4xf32>>
+  memref.copy %b, %out : memref<4xf32> to memref<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  return
+}
+// CHECK-LABEL: func.func @to_tensor
+// CHECK:       linalg.copy
+// CHECK-NEXT:  memref.dealloc
+// CHECK-NEXT:  return
+func.func @to_tensor(%x: f32) -> tensor<4xf32> {
+  %a = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%x : f32) outs(%a : memref<4xf32>)
+  %t = bufferization.to_tensor %a restrict : memref<4xf32> to tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.copy ins(%t : tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  memref.dealloc %a : memref<4xf32>
+  return %r : tensor<4xf32>
+}

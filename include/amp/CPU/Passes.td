@@ -252,14 +252,20 @@ def CPUFreeAtLastUse : Pass<"amp-cpu-free-at-last-use", "func::FuncOp"> {
     block freed by exactly one `memref.dealloc` of the entry block after
     it. Its last use is the last entry-block op that uses it or a view of
     it (ViewLikeOpInterface results, followed transitively; a use inside
-    an op's regions counts at that op). A buffer is left alone when one of
-    those uses could carry its address beyond the views: a terminator (a
-    yield or return of it), an op that is not a view and has memref
-    results (an `arith.select` of buffers, a call), or
-    `memref.extract_aligned_pointer_as_index` (the deallocation pipeline's
-    runtime alias checks compare such addresses, and a freed buffer's
-    address may come back for another buffer). Nothing else changes;
-    a buffer that is read until the end keeps its free there.
+    an op's regions counts at that op). The buffer is left alone unless
+    every use only reads or writes its elements or its shape and keeps
+    nothing of it: a linalg op on buffers, `memref.load`/`dim`/`copy`,
+    `memref.store` into it, vector loads and stores through it, each
+    nested (if at all) only in loops, branches and alloca scopes that
+    finish before their entry-block op does. A terminator, a call,
+    `memref.store` of the buffer itself, its address as an integer
+    (`memref.extract_aligned_pointer_as_index`: the deallocation
+    pipeline's runtime alias checks compare addresses, and a freed
+    buffer's address may come back for another one), a cast to another
+    type system, `bufferization.to_tensor`, an `async.execute` or any other
+    op could carry the address past the uses seen here, and keeps the free
+    where it was. Nothing else changes; a buffer read until the end keeps
+    its free there.
 
     Measured (docs/performance.md, "Peak memory"): the examples/pytorch
     CNN at batch 512, the f32 step's arena 83.1 MB -> 38.5 MB.

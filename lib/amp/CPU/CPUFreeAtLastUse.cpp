@@ -22,12 +22,41 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
+/// Whether `use` (of a buffer or of a view of it) only reads or writes
+/// its elements, or its shape, and keeps nothing of it for later: a linalg
+/// op on buffers, memref.load/dim/copy, memref.store into it (not of it),
+/// vector loads and stores through it. Anything else (a call, a cast to
+/// another type system, bufferization.to_tensor, memref.store of the
+/// buffer itself, its address as an integer, a terminator) might carry
+/// the address past the last use that can be seen here.
+static bool isPlainAccess(OpOperand &use) {
+  Operation *op = use.getOwner();
+  if (isa<linalg::LinalgOp, memref::LoadOp, memref::DimOp, memref::CopyOp,
+          vector::TransferReadOp, vector::LoadOp, vector::MaskedLoadOp>(op))
+    return true;
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return use.get() != store.getValueToStore();
+  return isa<vector::TransferWriteOp, vector::StoreOp, vector::MaskedStoreOp>(
+      op);
+}
+
+/// Whether every op between `user` and its ancestor `unit` in the entry
+/// block runs its regions before `unit` completes (loops, branches,
+/// alloca scopes): then the last use is over when `unit` is.
+static bool completesWithin(Operation *user, Operation *unit) {
+  for (Operation *op = user->getParentOp(); op && op != unit->getParentOp();
+       op = op->getParentOp())
+    if (!isa<scf::ForOp, scf::ParallelOp, scf::IfOp, scf::WhileOp,
+             scf::ExecuteRegionOp, scf::IndexSwitchOp, memref::AllocaScopeOp>(
+            op))
+      return false;
+  return true;
+}
+
 /// The last op of `entry` that uses `alloc` or a view of it (an op whose
-/// regions do counts as the user), other than `dealloc`; null when some use
-/// could let the buffer's address escape the views: a terminator (a yield
-/// or return of it or of a view), an op that is not a view and has
-/// memref results (an arith.select or a call that may return it), or
-/// memref.extract_aligned_pointer_as_index.
+/// regions do counts as the user), other than `dealloc`; null unless every
+/// use is a plain access (isPlainAccess) inside loops and branches only
+/// (completesWithin), so that no later use can hide behind an escape.
 static Operation *lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc,
                           Block &entry) {
   Operation *last = alloc;
@@ -35,15 +64,8 @@ static Operation *lastUse(memref::AllocOp alloc, memref::DeallocOp dealloc,
     Operation *user = use.getOwner();
     if (user == dealloc)
       return false;
-    // The buffer's address as an integer (the deallocation pipeline's
-    // runtime alias checks compare such addresses later): a freed
-    // buffer's address may come back for another one.
-    if (user->hasTrait<OpTrait::IsTerminator>() ||
-        llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>) ||
-        isa<memref::ExtractAlignedPointerAsIndexOp>(user))
-      return true;
     Operation *unit = entry.findAncestorOpInBlock(*user);
-    if (!unit)
+    if (!unit || !isPlainAccess(use) || !completesWithin(user, unit))
       return true;
     if (last->isBeforeInBlock(unit))
       last = unit;
