@@ -100,3 +100,18 @@ func.func @splat() -> tensor<4294967296x4294967296xf32> {
   %c = arith.constant dense<1.5> : tensor<4294967296x4294967296xf32>
   return %c : tensor<4294967296x4294967296xf32>
 }
+
+// -----
+
+// Element types at any depth: a memref of memrefs of f32 (amp-robustness,
+// 2026-12-05: the stored buffer became f64 while the outer memref's
+// element type stayed f32, and memref.store failed to verify).
+// CHECK-LABEL: func.func @nested
+// CHECK:       memref.alloca() : memref<1xmemref<4xf64>>
+// CHECK:       memref.store %{{.*}}, %{{.*}}[%{{.*}}] : memref<1xmemref<4xf64>>
+func.func @nested(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %box = memref.alloca() : memref<1xmemref<4xf32>>
+  memref.store %a, %box[%c0] : memref<1xmemref<4xf32>>
+  return
+}

@@ -21,14 +21,18 @@ namespace mlir::amp {
 
 using namespace mlir;
 
-/// `type` with every f32 (as a scalar or an element type) made f64.
+/// `type` with every f32 (as a scalar or an element type, at any depth)
+/// made f64.
 static Type promote(Type type) {
   MLIRContext *ctx = type.getContext();
   if (type.isF32())
     return Float64Type::get(ctx);
-  if (auto shaped = dyn_cast<ShapedType>(type);
-      shaped && shaped.getElementType().isF32())
-    return shaped.clone(Float64Type::get(ctx));
+  // Element types recursively: a memref of memrefs of f32 too (found by
+  // amp-robustness on test/Transforms/cpu-free-at-last-use.mlir).
+  if (auto shaped = dyn_cast<ShapedType>(type)) {
+    Type element = promote(shaped.getElementType());
+    return element == shaped.getElementType() ? type : shaped.clone(element);
+  }
   if (auto fn = dyn_cast<FunctionType>(type)) {
     SmallVector<Type> inputs, results;
     for (Type t : fn.getInputs())
