@@ -154,9 +154,7 @@ mlir::amp::analyzeMemory(func::FuncOp fn,
     // left after a death is unknown.
     for (Value v : diesAfter.lookup(i))
       if (live != std::numeric_limits<int64_t>::max())
-        live -= v.getDefiningOp<tensor::EmptyOp>()
-                    ? 0
-                    : bytesOf(v.getType(), dynamicExtent).value_or(0);
+        live -= held(v);
   }
   // What holds the peak: the arguments, and the results of the ops up to
   // the peak's op that are read at it or later (or are its own results).

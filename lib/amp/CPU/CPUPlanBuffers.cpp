@@ -8,11 +8,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "amp/Analysis/BufferUses.h"
+#include "amp/Analysis/MemoryReport.h"
 #include "amp/CPU/Passes.h"
+#include "amp/Support/Counts.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUPLANBUFFERS
@@ -115,32 +119,25 @@ static bool isReductionInit(Value buffer) {
   });
 }
 
-/// The bytes of a static memref of int or float elements (i1 and other
-/// narrow ones stored in whole bytes).
-static std::optional<int64_t> staticBytes(MemRefType type) {
-  if (!type.hasStaticShape() || !type.getElementType().isIntOrFloat())
-    return std::nullopt;
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  return llvm::checkedMul<int64_t>(type.getNumElements(), (bits + 7) / 8);
-}
-
 /// The most bytes of entry-block allocations (the arena and the buffers
-/// left their own) allocated at once in `entry`, in program order; a
-/// buffer that no entry-block dealloc frees counts to the end. Nothing when
-/// some entry-block allocation has no static size.
+/// left their own) allocated at once in `entry`, in program order, each
+/// counted as amp-memory-report counts a value (bytesOf); a buffer that no
+/// entry-block dealloc frees counts to the end. Nothing when some
+/// entry-block allocation has no static size.
 static std::optional<int64_t> bufferPeak(Block &entry) {
   int64_t live = 0, peak = 0;
   for (Operation &op : entry) {
     if (auto alloc = dyn_cast<memref::AllocOp>(&op)) {
-      std::optional<int64_t> bytes = staticBytes(alloc.getType());
-      if (!bytes || *bytes > (int64_t(1) << 48))
+      std::optional<int64_t> bytes = bytesOf(alloc.getType());
+      if (!bytes)
         return std::nullopt;
-      live += *bytes;
+      live = saturatingAdd(live, *bytes);
       peak = std::max(peak, live);
     } else if (auto dealloc = dyn_cast<memref::DeallocOp>(&op)) {
       auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
-      if (alloc && alloc->getBlock() == &entry)
-        live -= staticBytes(alloc.getType()).value_or(0);
+      if (alloc && alloc->getBlock() == &entry &&
+          live != std::numeric_limits<int64_t>::max())
+        live -= bytesOf(alloc.getType()).value_or(0);
     }
   }
   return peak;
