@@ -12,6 +12,7 @@
 #ifndef AMP_ANALYSIS_CONTRACTION_H
 #define AMP_ANALYSIS_CONTRACTION_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <optional>
@@ -44,6 +45,34 @@ struct BufferContraction {
 /// registers across k would then read stale operands). Element types and
 /// layouts are the caller's to check.
 std::optional<BufferContraction> matchBufferContraction(linalg::GenericOp op);
+
+/// The body of a linalg.generic with two inputs and one output that sums
+/// products of its inputs into the output: `yield(out + t)`, t = x * y with
+/// x, y the two input elements, each possibly widened by `arith.extf`, in
+/// either operand order, under zero or more `select(mask, t, 0.0)` whose
+/// masks depend only on loop indices and constants (isIndexMask). This is
+/// every contraction amp-differentiate and torch-mlir write as a generic:
+/// matmuls, convolutions and their weight gradients (no mask), and the
+/// input gradient of a padded or strided convolution (the transposed
+/// convolution, zero where no output read the position). Where the product
+/// sits, which loops index which input and the op's shapes are the
+/// caller's to check.
+struct ProductSum {
+  /// Whether input 0 / input 1 is widened by arith.extf before the multiply.
+  bool extend[2] = {false, false};
+  /// The selects around the product, outermost first (empty: no mask).
+  SmallVector<arith::SelectOp> masks;
+};
+
+/// The ProductSum `op`'s body computes, or nullopt (tensor or buffer
+/// semantics alike). Other ops in the body (dead ones, the masks' index
+/// arithmetic) are allowed.
+std::optional<ProductSum> matchProductSum(linalg::GenericOp op);
+
+/// Whether `v`, computed in `body`, depends only on `linalg.index` values
+/// and constants through pure non-float ops (a window mask: `i - k` in
+/// range).
+bool isIndexMask(Value v, Block *body);
 
 /// Whether `op` (a generic or a named op such as linalg.matmul, on tensors or
 /// buffers) has a reduction loop and reads two or more operands that are not

@@ -27,6 +27,60 @@ def InterchangeContractionLoops
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def CPUConvolutionsToGemm
+    : Pass<"amp-cpu-convolutions-to-gemm", "func::FuncOp"> {
+  let summary = "Convolutions and their gradients as one GEMM per image "
+                "(im2col) for the micro-kernels (CPU)";
+  let description = [{
+    CPU lowering, on tensors, before bufferization. A convolution (named,
+    such as torch-mlir's `linalg.conv_2d_nchw_fchw`, or a generic), the
+    weight gradient and the input gradient amp-differentiate writes for it
+    are sums of products `out + x * y` (each factor maybe widened by
+    `arith.extf`) whose operands are read through windows (`oh * s + kh`)
+    or under index masks (`select(0 <= h - kh < H, x * y, 0)`). No
+    micro-kernel matches that form, so they ran as loop nests. This pass
+    rewrites each as GEMMs, the im2col method of Caffe and of PyTorch's
+    CPU `slow_conv2d` (Chellapilla et al., "High Performance Convolutional
+    Neural Networks for Document Processing", 2006):
+
+    - a loop that every operand reading it reads as its plain first
+      dimension (the batch: a parallel loop of the output, or the
+      reduction of the weight gradient) becomes an `scf.for` over slices,
+      one image at a time, so that the copies stay one image big;
+    - per image, the loops split into M (read by one input and the
+      output), N (the other input and the output) and K (reductions, read
+      by both inputs); the output's dimensions must be the M loops then the
+      N loops or the other way round;
+    - an input read through windows or masks is copied into a matrix
+      `[K..., M or N...]` or `[M or N..., K...]`, whichever has the longer
+      innermost loop (the image's rows in im2col), the masks applied to
+      the copy (a masked term is `0 * y` instead of `0`); an input that already is a matrix in that
+      grouping (the weight of a convolution, the output gradient of its
+      weight gradient) is only viewed (`tensor.collapse_shape`); a copy of
+      an input that does not depend on the image is made once, before the
+      loop;
+    - the GEMM is a rank-2 `linalg.generic` `C[i, j] += R[i, k] * Q[k, j]`
+      (either operand transposed) into the output slice viewed as a matrix,
+      which amp-cpu-tile-contractions puts on its register-tiled kernels
+      (bf16 on `vdpbf16ps` with bf16-dot).
+
+    Only ops with f32 outputs and f32/f16/bf16 inputs are rewritten (the
+    kernels' types); ops with a loop read by both inputs and the output
+    other than the peeled one (depthwise convolutions, batched matmuls), a
+    broadcast loop, or a dynamic extent other than the batch are left
+    alone. Numerics: each output element sums the same terms, in another
+    order (the GEMM's K order, image by image for the weight gradient,
+    whose sum over the batch is then not blocked as amp-split-long-sums
+    blocks other long sums); a masked term `0 * y` is NaN where y is not
+    finite (the step then skips anyway) and -0.0 where y is negative.
+    amp-lower-to-llvm runs it unless `conv-gemm=false`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def CPUFuseElementwise : Pass<"amp-cpu-fuse-elementwise", "func::FuncOp"> {
   let summary = "Fuse elementwise linalg ops into their consumers on tensors, "
                 "contractions excepted (CPU)";

@@ -89,6 +89,11 @@ struct LowerToLLVMConfig {
   /// instruction reads and writes as zero) and NaN payloads
   /// (docs/performance.md).
   std::optional<bool> bf16Dot;
+  /// Convolutions and their weight and input gradients as one GEMM per
+  /// image on the micro-kernels (amp-cpu-convolutions-to-gemm: im2col);
+  /// off, they run as loop nests. Not the same bits: the GEMM sums each
+  /// output's terms in another order.
+  bool convolutionsAsGemm = true;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -111,7 +116,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "code then needs a CPU with it; amp-run and the JIT "
                      "decide from the host's features)"),
       llvm::cl::init(false)};
-  LowerToLLVMConfig toConfig() const { return {threads, fuse, bf16Dot}; }
+  Option<bool> convolutionsAsGemm{
+      *this, "conv-gemm",
+      llvm::cl::desc("Convolutions and their gradients as one GEMM per image "
+                     "on the micro-kernels (im2col; default on)"),
+      llvm::cl::init(true)};
+  LowerToLLVMConfig toConfig() const {
+    return {threads, fuse, bf16Dot, convolutionsAsGemm};
+  }
 };
 
 /// Lowers a (mixed-precision or fp32) step to the LLVM dialect for the CPU:

@@ -3,6 +3,8 @@
 #include "amp/Analysis/Contraction.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
@@ -16,44 +18,83 @@ static Value rootBuffer(Value v) {
   return v;
 }
 
-/// `v` is block argument `arg` (`extended` false) or `arith.extf` of it
-/// (`extended` true).
-static bool isArgOrExt(Value v, BlockArgument arg, bool &extended) {
-  if (v == arg) {
-    extended = false;
+bool mlir::amp::isIndexMask(Value v, Block *body) {
+  if (isa<BlockArgument>(v))
+    return false;
+  Operation *def = v.getDefiningOp();
+  if (def->getBlock() != body)
+    return def->hasTrait<OpTrait::ConstantLike>();
+  if (isa<linalg::IndexOp>(def) || def->hasTrait<OpTrait::ConstantLike>())
     return true;
+  if (def->getNumRegions() != 0 || !isPure(def) ||
+      llvm::any_of(def->getResultTypes(),
+                   [](Type t) { return isa<FloatType>(t); }))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isIndexMask(operand, body);
+  });
+}
+
+std::optional<ProductSum> mlir::amp::matchProductSum(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1)
+    return std::nullopt;
+  Block *body = op.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (yield.getValues().size() != 1)
+    return std::nullopt;
+  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return std::nullopt;
+  BlockArgument out = op.getRegionOutputArgs().front();
+  Value term = add.getLhs() == out   ? add.getRhs()
+               : add.getRhs() == out ? add.getLhs()
+                                     : Value();
+  ProductSum sum;
+  while (auto select =
+             term ? term.getDefiningOp<arith::SelectOp>() : arith::SelectOp()) {
+    if (!matchPattern(select.getFalseValue(), m_AnyZeroFloat()) ||
+        !isIndexMask(select.getCondition(), body))
+      return std::nullopt;
+    sum.masks.push_back(select);
+    term = select.getTrueValue();
   }
-  auto ext = v.getDefiningOp<arith::ExtFOp>();
-  extended = true;
-  return ext && ext.getIn() == arg;
+  auto mul = term ? term.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  if (!mul)
+    return std::nullopt;
+  // The input number of a factor (a block argument or its extf).
+  auto inputOf = [&](Value v, bool &extended) -> std::optional<unsigned> {
+    extended = false;
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+      v = ext.getIn();
+      extended = true;
+    }
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != body || arg.getArgNumber() >= 2)
+      return std::nullopt;
+    return arg.getArgNumber();
+  };
+  bool extL, extR;
+  std::optional<unsigned> l = inputOf(mul.getLhs(), extL),
+                          r = inputOf(mul.getRhs(), extR);
+  if (!l || !r || *l == *r)
+    return std::nullopt;
+  sum.extend[*l] = extL;
+  sum.extend[*r] = extR;
+  return sum;
 }
 
 /// Body `yield(out + x * y)`, x and y block arguments 0 and 1 or their
-/// extf, in any operand order; sets whether each argument is widened.
+/// extf, in any operand order, and nothing else; sets whether each argument
+/// is widened.
 static bool matchMulAddBody(linalg::GenericOp op, bool &ext0, bool &ext1) {
-  Block &body = op.getRegion().front();
-  auto yield = cast<linalg::YieldOp>(body.getTerminator());
-  if (yield.getValues().size() != 1)
+  std::optional<ProductSum> sum = matchProductSum(op);
+  if (!sum || !sum->masks.empty())
     return false;
-  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  BlockArgument in0 = body.getArgument(0), in1 = body.getArgument(1),
-                out = body.getArgument(2);
-  Value product = add.getLhs() == out   ? add.getRhs()
-                  : add.getRhs() == out ? add.getLhs()
-                                        : Value();
-  auto mul = product ? product.getDefiningOp<arith::MulFOp>() : nullptr;
-  if (!mul)
-    return false;
-  bool matched = (isArgOrExt(mul.getLhs(), in0, ext0) &&
-                  isArgOrExt(mul.getRhs(), in1, ext1)) ||
-                 (isArgOrExt(mul.getLhs(), in1, ext1) &&
-                  isArgOrExt(mul.getRhs(), in0, ext0));
+  ext0 = sum->extend[0];
+  ext1 = sum->extend[1];
   // Nothing else in the body: mul, add, yield and the extfs.
-  return matched &&
-         body.getOperations().size() ==
-             3 + static_cast<size_t>(ext0) + static_cast<size_t>(ext1);
+  return op.getBody()->getOperations().size() ==
+         3 + static_cast<size_t>(ext0) + static_cast<size_t>(ext1);
 }
 
 std::optional<BufferContraction>

@@ -10,6 +10,7 @@
 
 #include "amp/Analysis/PrecisionPolicy.h"
 
+#include "amp/Analysis/Contraction.h"
 #include "amp/Analysis/Gather.h"
 #include "amp/Dialect/Amp/IR/AmpOps.h"
 #include "amp/Support/Counts.h"
@@ -147,25 +148,6 @@ static bool isGemmLikeContraction(linalg::LinalgOp op) {
   return succeeded(dims) && (!dims->m.empty() || !dims->n.empty());
 }
 
-/// Whether `v`, computed in the body `body`, depends only on loop indices
-/// and constants (a window mask: `i - k` in range).
-static bool isIndexMask(Value v, Block *body) {
-  if (isa<BlockArgument>(v))
-    return false;
-  Operation *def = v.getDefiningOp();
-  if (def->getBlock() != body)
-    return def->hasTrait<OpTrait::ConstantLike>();
-  if (isa<linalg::IndexOp>(def) || def->hasTrait<OpTrait::ConstantLike>())
-    return true;
-  if (def->getNumRegions() != 0 || !isPure(def) ||
-      llvm::any_of(def->getResultTypes(),
-                   [](Type t) { return isa<FloatType>(t); }))
-    return false;
-  return llvm::all_of(def->getOperands(), [&](Value operand) {
-    return isIndexMask(operand, body);
-  });
-}
-
 /// A masked contraction: a linalg.generic with reduction loops whose body
 /// yields `out + t`, where t is a product of its two float inputs (each
 /// maybe widened by arith.extf) under zero or more `select(mask, t, 0)`
@@ -177,39 +159,8 @@ static bool isIndexMask(Value v, Block *body) {
 /// convolution backward in f16 with f32 accumulation.
 static bool isMaskedContraction(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic || generic.getNumDpsInits() != 1 ||
-      generic.getNumDpsInputs() != 2 || generic.getNumReductionLoops() == 0)
-    return false;
-  Block *body = generic.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues().front().getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  BlockArgument out = generic.getRegionOutputArgs().front();
-  Value term = add.getLhs() == out   ? add.getRhs()
-               : add.getRhs() == out ? add.getLhs()
-                                     : Value();
-  while (auto select =
-             term ? term.getDefiningOp<arith::SelectOp>() : arith::SelectOp()) {
-    if (!matchPattern(select.getFalseValue(), m_AnyZeroFloat()) ||
-        !isIndexMask(select.getCondition(), body))
-      return false;
-    term = select.getTrueValue();
-  }
-  auto mul = term ? term.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
-  if (!mul)
-    return false;
-  auto inputArg = [&](Value v) -> std::optional<unsigned> {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-      v = ext.getIn();
-    auto arg = dyn_cast<BlockArgument>(v);
-    if (!arg || arg.getOwner() != body || arg.getArgNumber() >= 2)
-      return std::nullopt;
-    return arg.getArgNumber();
-  };
-  std::optional<unsigned> a = inputArg(mul.getLhs()),
-                          b = inputArg(mul.getRhs());
-  if (!a || !b || *a == *b)
+  if (!generic || generic.getNumReductionLoops() == 0 ||
+      !matchProductSum(generic))
     return false;
   SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
   for (unsigned d = 0; d < generic.getNumLoops(); ++d)

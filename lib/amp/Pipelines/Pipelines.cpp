@@ -428,6 +428,10 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
+  // Convolutions and their gradients as GEMMs per image (before the loop
+  // order of the contractions, which then includes those GEMMs).
+  if (config.convolutionsAsGemm)
+    pm.addNestedPass<func::FuncOp>(createCPUConvolutionsToGemm());
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   // On tensors: the unscale split off the fused check and fused into the
