@@ -199,8 +199,7 @@ TEST_P(ConvolutionsAsGemm, AgreesWithLoopsAndSameBitsOnTwoThreads) {
 INSTANTIATE_TEST_SUITE_P(Precisions, ConvolutionsAsGemm,
                          ::testing::Values(Precision::F32, Precision::BF16),
                          [](const ::testing::TestParamInfo<Precision> &info) {
-                           return std::string(
-                               stringifyPrecision(info.param));
+                           return std::string(stringifyPrecision(info.param));
                          });
 
 } // namespace

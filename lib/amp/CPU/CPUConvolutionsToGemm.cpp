@@ -197,14 +197,13 @@ static std::optional<GemmPlan> planGemm(linalg::GenericOp op) {
                                                 loopsOf(inner[1])};
   // Masks go into the copy of the input whose loops they read.
   for (arith::SelectOp mask : sum->masks) {
-    llvm::SmallSetVector<unsigned, 8> loops =
-        loopsOfMask(mask.getCondition());
+    llvm::SmallSetVector<unsigned, 8> loops = loopsOfMask(mask.getCondition());
     if (plan.peel)
       loops.remove(*plan.peel);
     unsigned i = 0;
-    while (i < 2 && !llvm::all_of(loops, [&](unsigned d) {
-             return reads[i].contains(d);
-           }))
+    while (
+        i < 2 &&
+        !llvm::all_of(loops, [&](unsigned d) { return reads[i].contains(d); }))
       ++i;
     if (i == 2)
       return std::nullopt;
@@ -239,8 +238,7 @@ static std::optional<GemmPlan> planGemm(linalg::GenericOp op) {
     ++split;
   plan.rows.assign(outDims.begin(), outDims.begin() + split);
   plan.cols.assign(outDims.begin() + split, outDims.end());
-  if (plan.cols.empty() ||
-      llvm::any_of(plan.cols, [&](unsigned d) {
+  if (plan.cols.empty() || llvm::any_of(plan.cols, [&](unsigned d) {
         return readerOf(d) == plan.rowInput;
       }))
     return std::nullopt;
@@ -251,10 +249,10 @@ static std::optional<GemmPlan> planGemm(linalg::GenericOp op) {
   for (unsigned i : {plan.rowInput, 1 - plan.rowInput}) {
     if (!plan.masks[i].empty())
       continue;
-    SmallVector<unsigned> k =
-        naturalK(inner[i], i == plan.rowInput ? plan.rows : plan.cols,
-                 plan.k.size());
-    if (!k.empty() && std::is_permutation(k.begin(), k.end(), plan.k.begin(), plan.k.end())) {
+    SmallVector<unsigned> k = naturalK(
+        inner[i], i == plan.rowInput ? plan.rows : plan.cols, plan.k.size());
+    if (!k.empty() &&
+        std::is_permutation(k.begin(), k.end(), plan.k.begin(), plan.k.end())) {
       plan.k = k;
       break;
     }
@@ -299,8 +297,8 @@ Value GemmBuilder::slice(Value v, AffineMap map, Value iv) {
   if (!plan.peel || !map.isFunctionOfDim(*plan.peel))
     return v;
   auto type = cast<RankedTensorType>(v.getType());
-  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)),
-      sizes, strides(type.getRank(), b.getIndexAttr(1));
+  SmallVector<OpFoldResult> offsets(type.getRank(), b.getIndexAttr(0)), sizes,
+      strides(type.getRank(), b.getIndexAttr(1));
   offsets[0] = iv;
   sizes.push_back(b.getIndexAttr(1));
   for (int64_t s : type.getShape().drop_front())
@@ -348,8 +346,8 @@ Value GemmBuilder::matrix(unsigned i, Value v, AffineMap map, Value iv,
     shape.push_back(plan.extents[d]);
     replacements[d] = b.getAffineDimExpr(pos);
   }
-  AffineMap readMap = map.replaceDimsAndSymbols(replacements, {}, order.size(),
-                                                0);
+  AffineMap readMap =
+      map.replaceDimsAndSymbols(replacements, {}, order.size(), 0);
   AffineMap identity = b.getMultiDimIdentityMap(order.size());
   Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
   SmallVector<utils::IteratorType> parallel(order.size(),
@@ -389,8 +387,8 @@ Value GemmBuilder::matrix(unsigned i, Value v, AffineMap map, Value iv,
             }
             nb.clone(old, mapping);
           }
-          Value zero = arith::ConstantOp::create(
-              nb, nloc, elementType, nb.getZeroAttr(elementType));
+          Value zero = arith::ConstantOp::create(nb, nloc, elementType,
+                                                 nb.getZeroAttr(elementType));
           for (arith::SelectOp mask : plan.masks[i])
             x = arith::SelectOp::create(
                 nb, nloc, mapping.lookupOrDefault(mask.getCondition()), x,
@@ -413,9 +411,9 @@ Value GemmBuilder::gemm(Value rowMatrix, bool rowKFirst, Value colMatrix,
   SmallVector<AffineMap> maps = {rowKFirst ? mapOf(k, i) : mapOf(i, k),
                                  colKFirst ? mapOf(k, j) : mapOf(j, k),
                                  mapOf(i, j)};
-  SmallVector<utils::IteratorType> iterators = {
-      utils::IteratorType::parallel, utils::IteratorType::parallel,
-      utils::IteratorType::reduction};
+  SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel,
+                                                utils::IteratorType::parallel,
+                                                utils::IteratorType::reduction};
   bool extendRow = plan.sum.extend[plan.rowInput],
        extendCol = plan.sum.extend[1 - plan.rowInput];
   auto generic = linalg::GenericOp::create(
@@ -428,9 +426,8 @@ Value GemmBuilder::gemm(Value rowMatrix, bool rowKFirst, Value colMatrix,
         if (extendCol)
           y = arith::ExtFOp::create(nb, nloc, f32, y);
         Value product = arith::MulFOp::create(nb, nloc, x, y);
-        linalg::YieldOp::create(nb, nloc,
-                                Value(arith::AddFOp::create(nb, nloc, args[2],
-                                                            product)));
+        linalg::YieldOp::create(
+            nb, nloc, Value(arith::AddFOp::create(nb, nloc, args[2], product)));
       });
   return generic.getResult(0);
 }
@@ -479,8 +476,8 @@ void GemmBuilder::build() {
       if (!ub && map.isFunctionOfDim(p))
         ub = ShapedType::isDynamic(plan.extents[p])
                  ? Value(tensor::DimOp::create(b, loc, v, 0))
-                 : Value(arith::ConstantIndexOp::create(b, loc,
-                                                        plan.extents[p]));
+                 : Value(
+                       arith::ConstantIndexOp::create(b, loc, plan.extents[p]));
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
     bool outReads = maps[2].isFunctionOfDim(p);
