@@ -81,6 +81,39 @@ def CPUConvolutionsToGemm
                            "::mlir::arith::ArithDialect"];
 }
 
+def CPUCollapseContiguousLoops
+    : Pass<"amp-cpu-collapse-contiguous-loops", "func::FuncOp"> {
+  let summary = "Merge the loops of linalg.generic ops that walk contiguous "
+                "memory in every operand (CPU)";
+  let description = [{
+    CPU lowering, on tensors, before bufferization. Each linalg op becomes
+    a loop nest, and LLVM's loop vectorizer only vectorizes its innermost
+    loop. In an image model that loop is a row (28, 14 or 7 elements), and
+    for a loop that short, with the runtime alias checks that loops over
+    memrefs need, its cost model declines: the elementwise ops, casts and
+    per-channel reductions of a CNN step ran one element at a time.
+
+    This pass merges each run of two or more consecutive loops of one
+    iterator type that every indexing map reads as consecutive results
+    (`linalg::areDimSequencesPreserved`: contiguous in every operand, or
+    not read by it, as a per-channel scale is not read by (h, w)) into one
+    loop, with upstream's `linalg::collapseOpIterationDims`; the operands
+    are reshaped (`tensor.collapse_shape`, views after bufferization) and
+    the results expanded back. `[n, c, h, w]` elementwise becomes one loop
+    over all elements; a batch norm's per-channel sum over `(n, h, w)`
+    keeps n and merges (h, w).
+
+    Left alone: contraction-like ops (their loops are what the micro-kernels
+    match), bodies that read `linalg.index` (the merged index would be
+    split again per element), maps that are not projected permutations
+    (windows, constant indices) and operands of dynamic shape. Same bits:
+    every output element is computed from the same operands in the same
+    order.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def CPUFuseElementwise : Pass<"amp-cpu-fuse-elementwise", "func::FuncOp"> {
   let summary = "Fuse elementwise linalg ops into their consumers on tensors, "
                 "contractions excepted (CPU)";

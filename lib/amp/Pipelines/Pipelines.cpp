@@ -445,6 +445,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // Long float sums (a loss over millions of elements, a bias gradient
   // over batch x height x width) in blocks: accurate, and parallel.
   pm.addNestedPass<func::FuncOp>(createSplitLongSums());
+  // Loops over contiguous memory merged, so that the innermost loop the
+  // vectorizer sees is long (an image plane, not a row).
+  pm.addNestedPass<func::FuncOp>(createCPUCollapseContiguousLoops());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
 
