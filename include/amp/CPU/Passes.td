@@ -103,10 +103,15 @@ def CPUCollapseContiguousLoops
     over all elements; a batch norm's per-channel sum over `(n, h, w)`
     keeps n and merges (h, w).
 
-    Left alone: contraction-like ops (their loops are what the micro-kernels
-    match), bodies that read `linalg.index` (the merged index would be
-    split again per element), maps that are not projected permutations
-    (windows, constant indices) and operands of dynamic shape. Same bits:
+    Left alone: ops whose innermost loop has 64 or more iterations (they
+    vectorize as they are), ops whose result a terminator returns or
+    yields (the expanded view would cost a copy into the out-parameter
+    the op writes directly, e.g. the skip-update region's new
+    parameters), contraction-like ops (their loops are what the
+    micro-kernels match), bodies that read `linalg.index` (the merged
+    index would be split again per element), maps that are not projected
+    permutations (windows, constant indices) and operands of dynamic
+    shape. Same bits:
     every output element is computed from the same operands in the same
     order.
   }];

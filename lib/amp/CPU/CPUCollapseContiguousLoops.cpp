@@ -51,6 +51,9 @@ static SmallVector<ReassociationIndices> collapsibleRuns(linalg::GenericOp op) {
   return runs;
 }
 
+/// An innermost loop at least this long is left as it is.
+constexpr int64_t kLongLoop = 64;
+
 namespace {
 struct CPUCollapseContiguousLoopsPass
     : amp::impl::CPUCollapseContiguousLoopsBase<
@@ -74,6 +77,17 @@ struct CPUCollapseContiguousLoopsPass
       if (llvm::any_of(op->getOperandTypes(), [](Type t) {
             auto shaped = dyn_cast<RankedTensorType>(t);
             return shaped && !shaped.hasStaticShape();
+          }))
+        return;
+      // Only where the innermost loop is short (a row of an image); a
+      // longer one vectorizes as it is.
+      if (op.getStaticLoopRanges().back() >= kLongLoop)
+        return;
+      // Not a result of the function or of a region (the skip-update
+      // region's new parameters): its expanded view would cost a copy into
+      // the out-parameter that the op now writes directly.
+      if (llvm::any_of(op->getUsers(), [](Operation *user) {
+            return user->hasTrait<OpTrait::IsTerminator>();
           }))
         return;
       SmallVector<ReassociationIndices> runs = collapsibleRuns(op);
