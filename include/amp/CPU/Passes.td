@@ -73,8 +73,18 @@ def CPUConvolutionsToGemm
     whose sum over the batch is then not blocked as amp-split-long-sums
     blocks other long sums); a masked term `0 * y` is NaN where y is not
     finite (the step then skips anyway) and -0.0 where y is negative.
+    A copy of a 16-bit input that the GEMM widens is written in f32 (the
+    widening the micro-kernel would otherwise do in its own pack, done
+    once in the copy): always for f16, and for bf16 with `widen-bf16`
+    (amp-lower-to-llvm sets it where the vdpbf16ps kernel, which reads
+    bf16 pairs, is off). Same products: the widening is exact.
     amp-lower-to-llvm runs it unless `conv-gemm=false`.
   }];
+  let options = [
+    Option<"widenBF16", "widen-bf16", "bool", "false",
+           "Write the copies of bf16 inputs in f32 (for the FMA kernel; "
+           "off for the vdpbf16ps kernel, which reads bf16)">
+  ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect",

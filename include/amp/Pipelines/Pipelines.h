@@ -165,8 +165,9 @@ std::unique_ptr<Pass> createStepCanonicalizer();
 /// returned from micro-batch loops allowed), distinct returned buffers,
 /// results to out-params (public functions too, static allocations
 /// hoisted), with `sinkResultCopies` amp-cpu-sink-result-copies (the CPU
-/// lowering: the skip-update region writes the new state in place), then
-/// the ownership-based deallocation pipeline.
+/// lowering: the skip-update region writes the new state in place) and
+/// buffer-loop-hoisting (static allocations in loops made once, before
+/// them), then the ownership-based deallocation pipeline.
 void addBufferizeToOutParams(OpPassManager &pm, bool sinkResultCopies = false);
 
 /// Registers `amp-mixed-precision` and `amp-lower-to-llvm`.

@@ -264,8 +264,12 @@ namespace {
 /// Builds the GEMMs of one plan.
 class GemmBuilder {
 public:
-  GemmBuilder(RewriterBase &b, GemmPlan plan)
-      : b(b), plan(std::move(plan)), loc(this->plan.op.getLoc()) {}
+  GemmBuilder(RewriterBase &b, GemmPlan plan, bool widenBF16)
+      : b(b), plan(std::move(plan)), loc(this->plan.op.getLoc()),
+        widenBF16(widenBF16) {
+    for (unsigned i = 0; i < 2; ++i)
+      extend[i] = this->plan.sum.extend[i];
+  }
 
   /// Replaces the op.
   void build();
@@ -290,6 +294,10 @@ private:
   RewriterBase &b;
   GemmPlan plan;
   Location loc;
+  /// Whether a copy of a bf16 input is written in f32 (f16 always is).
+  bool widenBF16;
+  /// Whether the GEMM's body widens input i (false once its copy did).
+  bool extend[2];
 };
 } // namespace
 
@@ -312,7 +320,7 @@ Value GemmBuilder::slice(Value v, AffineMap map, Value iv) {
 Value GemmBuilder::matrix(unsigned i, Value v, AffineMap map, Value iv,
                           bool &kFirst) {
   ArrayRef<unsigned> group = i == plan.rowInput ? plan.rows : plan.cols;
-  auto elementType = cast<RankedTensorType>(v.getType()).getElementType();
+  Type elementType = cast<RankedTensorType>(v.getType()).getElementType();
   auto collapse = [&](Value t, size_t firstGroup) -> Value {
     auto type = cast<RankedTensorType>(t.getType());
     SmallVector<ReassociationIndices> groups(2);
@@ -349,7 +357,15 @@ Value GemmBuilder::matrix(unsigned i, Value v, AffineMap map, Value iv,
   AffineMap readMap =
       map.replaceDimsAndSymbols(replacements, {}, order.size(), 0);
   AffineMap identity = b.getMultiDimIdentityMap(order.size());
-  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  // A 16-bit input the GEMM widens is copied in f32 (the widening the
+  // micro-kernel would do in its own pack, done once in the copy), except
+  // bf16 for the vdpbf16ps kernel, which reads bf16 pairs.
+  bool widen =
+      extend[i] && (elementType.isF16() || (elementType.isBF16() && widenBF16));
+  Type copyType = widen ? b.getF32Type() : elementType;
+  if (widen)
+    extend[i] = false;
+  Value empty = tensor::EmptyOp::create(b, loc, shape, copyType);
   SmallVector<utils::IteratorType> parallel(order.size(),
                                             utils::IteratorType::parallel);
   Block *body = plan.op.getBody();
@@ -358,6 +374,8 @@ Value GemmBuilder::matrix(unsigned i, Value v, AffineMap map, Value iv,
       ArrayRef<AffineMap>{readMap, identity}, parallel,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value x = args[0];
+        if (widen)
+          x = arith::ExtFOp::create(nb, nloc, copyType, x);
         if (!plan.masks[i].empty()) {
           // The masks' index arithmetic, its linalg.index ops renumbered
           // (the peeled loop's index is the scf.for's).
@@ -387,8 +405,8 @@ Value GemmBuilder::matrix(unsigned i, Value v, AffineMap map, Value iv,
             }
             nb.clone(old, mapping);
           }
-          Value zero = arith::ConstantOp::create(nb, nloc, elementType,
-                                                 nb.getZeroAttr(elementType));
+          Value zero = arith::ConstantOp::create(nb, nloc, copyType,
+                                                 nb.getZeroAttr(copyType));
           for (arith::SelectOp mask : plan.masks[i])
             x = arith::SelectOp::create(
                 nb, nloc, mapping.lookupOrDefault(mask.getCondition()), x,
@@ -414,8 +432,7 @@ Value GemmBuilder::gemm(Value rowMatrix, bool rowKFirst, Value colMatrix,
   SmallVector<utils::IteratorType> iterators = {utils::IteratorType::parallel,
                                                 utils::IteratorType::parallel,
                                                 utils::IteratorType::reduction};
-  bool extendRow = plan.sum.extend[plan.rowInput],
-       extendCol = plan.sum.extend[1 - plan.rowInput];
+  bool extendRow = extend[plan.rowInput], extendCol = extend[1 - plan.rowInput];
   auto generic = linalg::GenericOp::create(
       b, loc, c.getType(), ValueRange{rowMatrix, colMatrix}, ValueRange{c},
       maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -509,6 +526,7 @@ void GemmBuilder::build() {
 namespace {
 struct CPUConvolutionsToGemmPass
     : amp::impl::CPUConvolutionsToGemmBase<CPUConvolutionsToGemmPass> {
+  using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     // Named convolutions (torch-mlir's linalg.conv_2d_nchw_fchw) as
@@ -540,7 +558,7 @@ struct CPUConvolutionsToGemmPass
         plans.push_back(*plan);
     });
     for (const GemmPlan &plan : plans)
-      GemmBuilder(rewriter, plan).build();
+      GemmBuilder(rewriter, plan, widenBF16).build();
   }
 };
 } // namespace

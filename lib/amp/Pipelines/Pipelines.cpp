@@ -430,8 +430,11 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createDecomposeAggregateOps());
   // Convolutions and their gradients as GEMMs per image (before the loop
   // order of the contractions, which then includes those GEMMs).
-  if (config.convolutionsAsGemm)
-    pm.addNestedPass<func::FuncOp>(createCPUConvolutionsToGemm());
+  if (config.convolutionsAsGemm) {
+    CPUConvolutionsToGemmOptions im2col;
+    im2col.widenBF16 = !config.bf16Dot.value_or(false);
+    pm.addNestedPass<func::FuncOp>(createCPUConvolutionsToGemm(im2col));
+  }
   pm.addNestedPass<func::FuncOp>(createInterchangeContractionLoops());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   // On tensors: the unscale split off the fused check and fused into the
@@ -515,8 +518,14 @@ void mlir::amp::addBufferizeToOutParams(OpPassManager &pm,
   outParams.modifyPublicFunctions = true;
   outParams.hoistStaticAllocs = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  if (sinkResultCopies)
+  if (sinkResultCopies) {
     pm.addNestedPass<func::FuncOp>(createCPUSinkResultCopies());
+    // A buffer of static size allocated in a loop (the per-image im2col
+    // copies of amp-cpu-convolutions-to-gemm) allocated once, before it:
+    // then freed after its last use and planned into the arena.
+    pm.addNestedPass<func::FuncOp>(
+        bufferization::createBufferLoopHoistingPass());
+  }
   bufferization::buildBufferDeallocationPipeline(pm);
 }
 
