@@ -1,9 +1,11 @@
 //===- CpuStep.cpp - the CPU training step against its peers --------------===//
 //
-// amp-bench-cpu-step: ms/step of the Fashion-MNIST MLP (batch 128) and
-// transformer-block (batch 64) training steps on the CPU, ours against
+// amp-bench-cpu-step: ms/step of the Fashion-MNIST MLP (batch 128),
+// transformer-block (batch 64) and CNN (examples/pytorch/cnn.mlir through
+// amp-build-train-step, batch 128) training steps on the CPU, ours against
 // PyTorch eager and against OpenBLAS, all measured interleaved in one run
-// (the machine is shared and noisy). Prints `ROW|...` lines
+// (the machine is shared and noisy); and the memory of the steps from
+// their IR, f16 and bf16 against f32. Prints `ROW|...` lines
 // (benchmarks/README.md); everything else is commentary.
 //
 //   - ours: each example step rewritten (f32, f16 + dynamic loss scaling,
@@ -22,13 +24,22 @@
 // (the order rotates by round), so that load from other processes hits all
 // alike; the first round is warm-up. Figures are medians of the step times.
 //
+// Memory (Analysis/MemoryReport.h, as amp-run's memory line and amp-opt
+// --amp-memory-report report it, before loss scaling): the activation
+// bytes kept from the forward for the backward and the peak of live
+// values, of the MLP, the CNN at batch 512 (where activations dominate),
+// the examples/pytorch transformer (batch 64, its traced batch) and
+// ResNet-18 from --models-dir (batch 8; skipped when the file is absent),
+// each rewritten in f32, f16 and bf16.
+//
 // Usage: amp-bench-cpu-step [--root=DIR] [--data-dir=DIR] [--rounds=N]
 //                           [--steps-per-round=N] [--python=PATH]
-//                           [--no-peer]
+//                           [--models-dir=DIR] [--no-peer]
 //
 //===----------------------------------------------------------------------===//
 
 #include "../BenchRows.h"
+#include "amp/Analysis/MemoryReport.h"
 #include "amp/Analysis/TrainingStep.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
@@ -39,6 +50,8 @@
 #include "amp/Support/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -72,6 +85,8 @@ struct Config {
   std::string root = AMP_SOURCE_DIR;
   std::string dataDir = "/usr/share/datasets/fashion-mnist";
   std::string python = "/usr/bin/python3";
+  /// The real exports (../shared/models next to the checkout).
+  std::string modelsDir = AMP_SOURCE_DIR "/../shared/models";
   int64_t rounds = 13;
   int64_t stepsPerRound = 10;
   bool peer = true;
@@ -256,6 +271,9 @@ private:
 namespace {
 struct Model {
   std::string name, file, peerName;
+  /// amp-build-train-step options for a forward model; empty when the file
+  /// already is a training step.
+  std::string build;
   OwningOpRef<ModuleOp> module;
 };
 
@@ -330,6 +348,124 @@ static bool runOurStep(OurStep &s, const runtime::Dataset &ds,
   return true;
 }
 
+/// `file` parsed, and for a forward model (`build` not empty) made a
+/// training step by amp-build-train-step{build}; null (with a message) on
+/// failure.
+static OwningOpRef<ModuleOp> loadStep(MLIRContext &ctx, const std::string &file,
+                                      const std::string &build) {
+  llvm::SourceMgr sm;
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, sm, &ctx);
+  if (!module) {
+    llvm::errs() << file << ": does not parse\n";
+    return nullptr;
+  }
+  if (build.empty())
+    return module;
+  std::string pipeline = "amp-build-train-step{" + build + "}";
+  if (llvm::Error err = runPipeline(
+          *module,
+          [&](OpPassManager &pm) {
+            if (failed(parsePassPipeline(pipeline, pm)))
+              llvm::errs() << "cannot parse " << pipeline << "\n";
+          },
+          "amp-build-train-step")) {
+    llvm::errs() << file << ": " << llvm::toString(std::move(err)) << "\n";
+    return nullptr;
+  }
+  return module;
+}
+
+/// The memory report of the training step of `module` rewritten in
+/// `precision` (seen before loss scaling, as amp-run reports it).
+static std::optional<MemoryReport> memoryOf(ModuleOp module,
+                                            Precision precision) {
+  OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
+  MixedPrecisionConfig mp;
+  mp.precision = precision;
+  mp.lossScale = precision == Precision::F16 ? LossScaleMode::Dynamic
+                                             : LossScaleMode::None;
+  std::optional<MemoryReport> report;
+  if (llvm::Error err = runPipeline(
+          *work,
+          [&](OpPassManager &pm) {
+            buildMixedPrecisionPipeline(pm, mp, [&](func::FuncOp fn) {
+              FailureOr<MemoryReport> r = analyzeMemory(fn);
+              if (succeeded(r) && r->keptForBackwardBytes)
+                report = *r;
+            });
+          },
+          "amp-mixed-precision")) {
+    llvm::errs() << llvm::toString(std::move(err)) << "\n";
+    return std::nullopt;
+  }
+  return report;
+}
+
+/// Memory rows (issue 32): activations kept for the backward and the peak
+/// of live values, f16 and bf16 against f32, per model.
+static void memoryRows(MLIRContext &ctx, const Config &cfg) {
+  struct MemoryModel {
+    std::string name, file, build;
+    /// Whether the peak goal (<= 0.75x) applies (activations dominate).
+    bool peakGoal;
+  };
+  const MemoryModel models[] = {
+      {"MLP (batch 128)", cfg.root + "/examples/fashion-mnist/mlp.mlir", "",
+       false},
+      {"CNN (batch 512)", cfg.root + "/examples/pytorch/cnn.mlir",
+       "loss=softmax-cross-entropy batch=512", true},
+      {"transformer (examples/pytorch, batch 64)",
+       cfg.root + "/examples/pytorch/transformer.mlir",
+       "loss=softmax-cross-entropy", true},
+      {"ResNet-18 (batch 8)", cfg.modelsDir + "/resnet18.mlir",
+       "loss=softmax-cross-entropy batch=8", false}};
+  for (const MemoryModel &m : models) {
+    if (!llvm::sys::fs::exists(m.file)) {
+      llvm::outs() << "memory, " << m.name << ": skipped, no " << m.file
+                   << " (--models-dir)\n";
+      continue;
+    }
+    OwningOpRef<ModuleOp> step = loadStep(ctx, m.file, m.build);
+    if (!step)
+      continue;
+    std::optional<MemoryReport> f32 = memoryOf(*step, Precision::F32);
+    if (!f32 || *f32->keptForBackwardBytes == 0) {
+      llvm::errs() << "memory, " << m.name << ": no report\n";
+      continue;
+    }
+    llvm::outs() << "memory, " << m.name << ", f32: kept for the backward "
+                 << formatBytes(*f32->keptForBackwardBytes) << ", peak live "
+                 << formatBytes(f32->peakLiveBytes) << ", state "
+                 << formatBytes(f32->stateBytes()) << "\n";
+    for (Precision p : {Precision::F16, Precision::BF16}) {
+      std::optional<MemoryReport> low = memoryOf(*step, p);
+      if (!low)
+        continue;
+      std::string prec(stringifyPrecision(p));
+      double kept = double(*low->keptForBackwardBytes) /
+                    double(*f32->keptForBackwardBytes);
+      double peak = double(low->peakLiveBytes) / double(f32->peakLiveBytes);
+      llvm::outs() << "memory, " << m.name << ", " << prec
+                   << ": kept for the backward "
+                   << formatBytes(*low->keptForBackwardBytes) << ", peak live "
+                   << formatBytes(low->peakLiveBytes)
+                   << (low->approximate ? " (approximate)" : "") << "\n";
+      row("memory, " + m.name + ": activations kept for the backward, " + prec +
+              " vs f32",
+          fmt("%.2fx", kept),
+          fmt("f32 %.0f KB", *f32->keptForBackwardBytes / 1e3), "<= 0.55x",
+          kept <= 0.55 ? "met" : "missed");
+      row("memory, " + m.name +
+              ": peak live (parameters and f32 optimizer "
+              "state included), " +
+              prec + " vs f32",
+          fmt("%.2fx", peak), fmt("f32 %.0f KB", f32->peakLiveBytes / 1e3),
+          m.peakGoal ? "<= 0.75x" : "-",
+          m.peakGoal ? (peak <= 0.75 ? "met" : "missed") : "-");
+    }
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // The run
 //===----------------------------------------------------------------------===//
@@ -344,6 +480,8 @@ int main(int argc, char **argv) {
       cfg.dataDir = a.str();
     else if (a.consume_front("--python="))
       cfg.python = a.str();
+    else if (a.consume_front("--models-dir="))
+      cfg.modelsDir = a.str();
     else if (a.consume_front("--rounds="))
       cfg.rounds = std::max(2, std::atoi(a.str().c_str()));
     else if (a.consume_front("--steps-per-round="))
@@ -353,7 +491,8 @@ int main(int argc, char **argv) {
     else {
       llvm::errs() << "usage: " << argv[0]
                    << " [--root=DIR] [--data-dir=DIR] [--rounds=N] "
-                      "[--steps-per-round=N] [--python=PATH] [--no-peer]\n";
+                      "[--steps-per-round=N] [--python=PATH] "
+                      "[--models-dir=DIR] [--no-peer]\n";
       return 2;
     }
   }
@@ -366,8 +505,11 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registerAllDialectsAndExtensions(registry);
+  registerAmpPassesAndPipelines();
   MLIRContext ctx(registry);
   ctx.disableMultithreading();
+
+  memoryRows(ctx, cfg);
 
   auto data = runtime::loadFashionMnist(cfg.dataDir, /*train=*/true);
   if (!data) {
@@ -381,10 +523,16 @@ int main(int argc, char **argv) {
   std::shuffle(order.begin(), order.end(), shuffle);
 
   Model models[] = {
-      {"MLP", cfg.root + "/examples/fashion-mnist/mlp.mlir", "mlp", {}},
+      {"MLP", cfg.root + "/examples/fashion-mnist/mlp.mlir", "mlp", "", {}},
       {"transformer block",
        cfg.root + "/examples/fashion-mnist/transformer.mlir",
        "transformer",
+       "",
+       {}},
+      {"CNN",
+       cfg.root + "/examples/pytorch/cnn.mlir",
+       "cnn",
+       "loss=softmax-cross-entropy batch=128",
        {}}};
   struct Spec {
     const char *name;
@@ -425,12 +573,9 @@ int main(int argc, char **argv) {
     return model + ", " + who + " " + prec + ", " + threads;
   };
   for (Model &m : models) {
-    llvm::SourceMgr sm;
-    m.module = parseSourceFile<ModuleOp>(m.file, sm, &ctx);
-    if (!m.module) {
-      llvm::errs() << m.file << ": does not parse\n";
+    m.module = loadStep(ctx, m.file, m.build);
+    if (!m.module)
       return 1;
-    }
     for (const Spec &sp : specs)
       for (unsigned threads : ourThreads) {
         if (sp.fuse && threads != 0)
@@ -590,7 +735,10 @@ int main(int argc, char **argv) {
     // vdpbf16ps kernel where the CPU has AVX512_BF16, else no slower.
     const Timed *bf16One = find(key(m.name, "ours", "bf16", one));
     double bf16Speedup = f32One->median() / bf16One->median();
-    double bf16Goal = !dotKernel ? 1 / 1.05 : m.peerName == "mlp" ? 1.5 : 2.0;
+    double bf16Goal = !dotKernel            ? 1 / 1.05
+                      : m.peerName == "mlp" ? 1.5
+                      : m.peerName == "cnn" ? 1.6
+                                            : 2.0;
     row(m.name + " step, ours bf16 vs ours f32 (1 thread; " +
             (dotKernel ? "AVX512_BF16: the vdpbf16ps kernel"
                        : "no AVX512_BF16: the FMA kernel") +

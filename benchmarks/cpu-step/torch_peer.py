@@ -6,14 +6,19 @@ The same training steps as examples/fashion-mnist/mlp.mlir (MLP
 the 28 image rows, one self-attention head with a residual, feed-forward
 32 -> 64 -> 32 with a residual, mean over the tokens, classifier 32 -> 10,
 batch 64), softmax cross-entropy averaged over the batch, SGD with momentum
-0.9 and lr 0.05, nn.Linear init, inputs U[0, 1), in eager mode on the CPU:
+0.9 and lr 0.05, nn.Linear init, inputs U[0, 1); and the step
+amp-build-train-step builds from examples/pytorch/cnn.mlir at batch 128
+(examples/pytorch/gen_models.py's CNN: conv3x3 1 -> 8 and 8 -> 16 with
+padding 1, each with batch norm in eval form whose weight and bias train,
+ReLU and 2x2 max pooling; linear 784 -> 128 -> 10; momentum 0.9, lr 0.01,
+the builder's defaults); all in eager mode on the CPU:
 fp32, and bf16 under torch.autocast("cpu") (PyTorch 1.13 autocasts only
 bf16 on the CPU). Like amp-run, each step reads the loss back.
 
 It is a server so that the benchmark can interleave it with its own steps
 (the machine is shared and noisy): each line on stdin
 
-    RUN <mlp|transformer> <f32|bf16> <threads> <steps>
+    RUN <mlp|transformer|cnn> <f32|bf16> <threads> <steps>
 
 runs that many steps with torch.set_num_threads(threads) and answers one
 line, the milliseconds of each step:
@@ -69,13 +74,36 @@ class TransformerBlock(nn.Module):
         return self.wc(h2.mean(dim=1))
 
 
+class Cnn(nn.Module):
+    batch = 128
+    lr = 0.01
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 16, 3, padding=1)
+        self.bn2 = nn.BatchNorm2d(16)
+        self.fc1 = nn.Linear(16 * 7 * 7, 128)
+        self.fc2 = nn.Linear(128, 10)
+        self.eval()  # batch norm in eval form, as the export has it
+
+    def forward(self, x):
+        x = x.view(-1, 1, 28, 28)
+        x = F.max_pool2d(F.relu(self.bn1(self.conv1(x))), 2)
+        x = F.max_pool2d(F.relu(self.bn2(self.conv2(x))), 2)
+        return self.fc2(F.relu(self.fc1(torch.flatten(x, 1))))
+
+
 class Peer:
     """One model + optimizer per (model, precision), kept across requests."""
 
     def __init__(self, model, precision):
         torch.manual_seed(0)
-        self.net = {"mlp": Mlp, "transformer": TransformerBlock}[model]()
-        self.opt = torch.optim.SGD(self.net.parameters(), lr=0.05,
+        self.net = {"mlp": Mlp, "transformer": TransformerBlock,
+                    "cnn": Cnn}[model]()
+        self.opt = torch.optim.SGD(self.net.parameters(),
+                                   lr=getattr(self.net, "lr", 0.05),
                                    momentum=0.9)
         self.bf16 = precision == "bf16"
         gen = torch.Generator().manual_seed(1)
