@@ -19,6 +19,8 @@
 #include "amp/Runtime/BoundStep.h"
 #include "amp/Support/Diagnostics.h"
 
+#include "RandomBatches.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -128,21 +130,6 @@ struct Compiled {
   return ::testing::AssertionSuccess();
 }
 
-/// Batch `index`: inputs U[0, 1), labels uniform over 10 classes.
-void fillBatch(BoundStep &step, int index) {
-  const StepLayout &layout = step.layout();
-  std::mt19937 rng(1000 + index);
-  std::uniform_real_distribution<float> pixel(0, 1);
-  HostTensor &x = step.arg(layout.input).host();
-  for (size_t i = 0; i < x.sizeInBytes() / sizeof(float); ++i)
-    x.as<float>()[i] = pixel(rng);
-  HostTensor &y = step.arg(layout.label).host();
-  for (size_t i = 0; i < y.sizeInBytes() / sizeof(int32_t); ++i)
-    y.as<int32_t>()[i] = static_cast<int32_t>(rng() % 10);
-  step.arg(layout.input).upload();
-  step.arg(layout.label).upload();
-}
-
 class ConvolutionsAsGemm : public ::testing::TestWithParam<Precision> {};
 
 TEST_P(ConvolutionsAsGemm, AgreesWithLoopsAndSameBitsOnTwoThreads) {
@@ -162,7 +149,7 @@ TEST_P(ConvolutionsAsGemm, AgreesWithLoopsAndSameBitsOnTwoThreads) {
   constexpr int kSteps = 3;
   for (int s = 0; s < kSteps; ++s) {
     for (Compiled *c : {&loops, &gemm, &gemm2}) {
-      fillBatch(*c->step, s);
+      fillRandomBatch(*c->step, s);
       llvm::Error err = c->step->run();
       ASSERT_FALSE(err) << llvm::toString(std::move(err));
     }

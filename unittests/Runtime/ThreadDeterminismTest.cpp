@@ -23,6 +23,8 @@
 #include "amp/Runtime/BoundStep.h"
 #include "amp/Support/Diagnostics.h"
 
+#include "RandomBatches.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
@@ -105,24 +107,15 @@ struct Compiled {
   return ::testing::AssertionSuccess();
 }
 
-/// Batch `index`: inputs U[0, 1), labels uniform over 10 classes; batch
-/// kOverflowBatch has one input of 1e6, which overflows f16 (max 65504)
-/// in the backward and makes a loss-scaled step skip.
+/// Batch `index` (RandomBatches.h); batch kOverflowBatch has one input of
+/// 1e6, which overflows f16 (max 65504) in the backward and makes a
+/// loss-scaled step skip.
 constexpr int kOverflowBatch = 2;
 void fillBatch(BoundStep &step, int index) {
-  const StepLayout &layout = step.layout();
-  std::mt19937 rng(1000 + index);
-  std::uniform_real_distribution<float> pixel(0, 1);
-  HostTensor &x = step.arg(layout.input).host();
-  for (size_t i = 0; i < x.sizeInBytes() / sizeof(float); ++i)
-    x.as<float>()[i] = pixel(rng);
-  if (index == kOverflowBatch)
-    x.as<float>()[7] = 1e6f;
-  HostTensor &y = step.arg(layout.label).host();
-  for (size_t i = 0; i < y.sizeInBytes() / sizeof(int32_t); ++i)
-    y.as<int32_t>()[i] = static_cast<int32_t>(rng() % 10);
-  step.arg(layout.input).upload();
-  step.arg(layout.label).upload();
+  fillRandomBatch(step, index, [&](HostTensor &x) {
+    if (index == kOverflowBatch)
+      x.as<float>()[7] = 1e6f;
+  });
 }
 
 class ThreadDeterminism : public ::testing::TestWithParam<Case> {};
