@@ -220,6 +220,14 @@ static cl::opt<std::string> bf16Dot(
         "(amp-lower-to-llvm bf16-dot=)",
         "auto")),
     cl::init("auto"), cl::cat(ampRunCategory));
+static cl::opt<bool> convGemm(
+    "conv-gemm",
+    cl::desc(withDefault(
+        "--device=cpu: convolutions and their gradients as one GEMM per "
+        "image on the micro-kernels (im2col; amp-lower-to-llvm conv-gemm=); "
+        "false runs them as loop nests (other summation orders, other bits)",
+        "true")),
+    cl::init(true), cl::cat(ampRunCategory));
 static cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc(withDefault(
@@ -508,6 +516,8 @@ int main(int argc, char **argv) {
   request.threads = cpuThreads;
   request.threadsGiven = cpuThreads.getNumOccurrences() > 0;
   request.bf16Dot = bf16Dot;
+  request.convGemm = convGemm;
+  request.convGemmGiven = convGemm.getNumOccurrences() > 0;
   request.dataParallel = dataParallel;
   request.dpBucket = dpBucket;
   request.dpReducePrecision = dpReducePrecision;

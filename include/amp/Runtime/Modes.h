@@ -74,6 +74,10 @@ struct RunRequest {
   /// --device=cpu: bf16 contractions on AVX512_BF16's vdpbf16ps: "auto"
   /// (where the host has it), "on" or "off" (LowerToLLVMConfig::bf16Dot).
   std::string bf16Dot = "auto";
+  /// --device=cpu: convolutions as im2col GEMMs
+  /// (LowerToLLVMConfig::convolutionsAsGemm).
+  bool convGemm = true;
+  bool convGemmGiven = false;
 
   // Data parallelism (docs/distributed.md).
   std::string dataParallel = "auto";

@@ -565,6 +565,8 @@ std::optional<int> Session::prepare() {
     return fail("--bf16-dot=" + r.bf16Dot + ": must be auto, on or off");
   if (r.device == "cuda" && r.bf16Dot != "auto")
     return fail("--bf16-dot is for --device=cpu");
+  if (r.device == "cuda" && r.convGemmGiven)
+    return fail("--conv-gemm is for --device=cpu");
   if (r.bf16Dot == "on" && !JitModule::hostHasAVX512BF16())
     return fail("--bf16-dot=on: the bf16 dot-product kernel needs a CPU with "
                 "AVX512_BF16, which this one lacks (auto picks the FMA kernel "
@@ -670,6 +672,7 @@ std::optional<int> Session::prepare() {
     lowering.threads = r.threads;
     if (r.bf16Dot != "auto")
       lowering.bf16Dot = r.bf16Dot == "on";
+    lowering.convolutionsAsGemm = r.convGemm;
     backend = createCpuBackend(lowering);
   }
 
