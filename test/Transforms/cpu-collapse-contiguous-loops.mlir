@@ -149,3 +149,21 @@ func.func @long_row_stays(%x: tensor<4x64xf32>) -> tensor<?x64xf32> {
   %d = tensor.cast %r : tensor<4x64xf32> to tensor<?x64xf32>
   return %d : tensor<?x64xf32>
 }
+
+// -----
+
+// No loops at all (rank-0 tensors): nothing to merge (break-it: the pass
+// read the innermost extent of an empty loop list).
+// CHECK-LABEL: func.func @no_loops
+// CHECK-NOT:   tensor.collapse_shape
+func.func @no_loops(%a: tensor<f32>, %b: tensor<f32>) -> tensor<f32> {
+  %e = tensor.empty() : tensor<f32>
+  %0 = linalg.generic {indexing_maps = [affine_map<() -> ()>, affine_map<() -> ()>, affine_map<() -> ()>], iterator_types = []}
+      ins(%a, %b : tensor<f32>, tensor<f32>) outs(%e : tensor<f32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<f32>
+  %c = tensor.cast %0 : tensor<f32> to tensor<f32>
+  return %c : tensor<f32>
+}

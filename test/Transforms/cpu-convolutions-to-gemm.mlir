@@ -152,3 +152,56 @@ func.func @matmul_stays(%a: tensor<4x8xf32>, %b: tensor<8x5xf32>, %init: tensor<
   %0 = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x5xf32>) outs(%init : tensor<4x5xf32>) -> tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
+
+// -----
+
+// A mask that reads the batch loop goes into the per-image copy of the
+// input that reads the batch (here the second input), with the batch index
+// the loop's (break-it: it went into the weight's copy, made once before
+// the loop, and the pass crashed).
+// CHECK-LABEL: func.func @mask_reads_batch
+// CHECK:       scf.for %[[N:.*]] = {{.*}} iter_args
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<3x3x3x4x4xf32>)
+// CHECK:           %[[LT:.*]] = arith.cmpi slt, %[[N]], %{{.*}} : index
+// CHECK:           arith.select %[[LT]]
+#mw = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+#mx = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#mo = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+func.func @mask_reads_batch(%w: tensor<4x3x3x3xf32>, %x: tensor<2x3x6x6xf32>, %init: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %0 = linalg.generic {indexing_maps = [#mw, #mx, #mo],
+      iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%w, %x : tensor<4x3x3x3xf32>, tensor<2x3x6x6xf32>) outs(%init : tensor<2x4x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %m = arith.mulf %a, %b : f32
+    %n = linalg.index 0 : index
+    %ok = arith.cmpi slt, %n, %c1 : index
+    %t = arith.select %ok, %m, %zero : f32
+    %s = arith.addf %out, %t : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4x4x4xf32>
+  return %0 : tensor<2x4x4x4xf32>
+}
+
+// -----
+
+// The output reads the reduction k and not the parallel q (as many
+// results as parallel loops): not a GEMM, left alone (break-it: the pass
+// wrote an op that failed to verify).
+// CHECK-LABEL: func.func @output_reads_reduction_stays
+// CHECK-NOT:   scf.for
+// CHECK:       linalg.generic
+#ra = affine_map<(i, j, k, q) -> (i, k + q, q)>
+#rb = affine_map<(i, j, k, q) -> (k, j)>
+#rc = affine_map<(i, j, k, q) -> (k, i, j)>
+func.func @output_reads_reduction_stays(%A: tensor<2x6x3xf32>, %B: tensor<4x5xf32>, %C: tensor<4x2x5xf32>) -> tensor<4x2x5xf32> {
+  %0 = linalg.generic {indexing_maps = [#ra, #rb, #rc], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+      ins(%A, %B : tensor<2x6x3xf32>, tensor<4x5xf32>) outs(%C : tensor<4x2x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %m = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x2x5xf32>
+  return %0 : tensor<4x2x5xf32>
+}

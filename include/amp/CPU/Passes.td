@@ -65,7 +65,10 @@ def CPUConvolutionsToGemm
       (bf16 on `vdpbf16ps` with bf16-dot).
 
     Only ops with f32 outputs and f32/f16/bf16 inputs are rewritten (the
-    kernels' types); ops with a loop read by both inputs and the output
+    kernels' types), whose output reads exactly the parallel loops, and
+    whose masks each read the loops of one input (a mask that reads the
+    batch loop only goes into the copy of an input that reads the batch);
+    ops with a loop read by both inputs and the output
     other than the peeled one (depthwise convolutions, batched matmuls), a
     broadcast loop, or a dynamic extent other than the batch are left
     alone. Numerics: each output element sums the same terms, in another

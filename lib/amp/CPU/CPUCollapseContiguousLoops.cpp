@@ -81,7 +81,7 @@ struct CPUCollapseContiguousLoopsPass
         return;
       // Only where the innermost loop is short (a row of an image); a
       // longer one vectorizes as it is.
-      if (op.getStaticLoopRanges().back() >= kLongLoop)
+      if (op.getNumLoops() < 2 || op.getStaticLoopRanges().back() >= kLongLoop)
         return;
       // Not a result of the function or of a region (the skip-update
       // region's new parameters): its expanded view would cost a copy into

@@ -177,8 +177,14 @@ static std::optional<GemmPlan> planGemm(linalg::GenericOp op) {
   if (sum->masks.empty() && maps[0].isProjectedPermutation() &&
       maps[1].isProjectedPermutation())
     return std::nullopt;
+  // The output reads exactly the parallel loops.
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   if (!maps[2].isProjectedPermutation() ||
-      maps[2].getNumResults() != op.getNumParallelLoops())
+      maps[2].getNumResults() != op.getNumParallelLoops() ||
+      llvm::any_of(maps[2].getResults(), [&](AffineExpr e) {
+        return iterators[cast<AffineDimExpr>(e).getPosition()] !=
+               utils::IteratorType::parallel;
+      }))
     return std::nullopt;
 
   GemmPlan plan;
@@ -195,15 +201,19 @@ static std::optional<GemmPlan> planGemm(linalg::GenericOp op) {
     inner[i] = innerMap(maps[i], plan.peel);
   llvm::SmallSetVector<unsigned, 8> reads[2] = {loopsOf(inner[0]),
                                                 loopsOf(inner[1])};
-  // Masks go into the copy of the input whose loops they read.
+  // Masks go into the copy of the input whose loops they read; a mask that
+  // reads the peeled loop only into the copy of an input that reads it too
+  // (that copy is made per slice; the others once, before the loop).
   for (arith::SelectOp mask : sum->masks) {
     llvm::SmallSetVector<unsigned, 8> loops = loopsOfMask(mask.getCondition());
-    if (plan.peel)
-      loops.remove(*plan.peel);
+    bool readsPeel = plan.peel && loops.remove(*plan.peel);
+    auto fits = [&](unsigned i) {
+      return (!readsPeel || maps[i].isFunctionOfDim(*plan.peel)) &&
+             llvm::all_of(loops,
+                          [&](unsigned d) { return reads[i].contains(d); });
+    };
     unsigned i = 0;
-    while (
-        i < 2 &&
-        !llvm::all_of(loops, [&](unsigned d) { return reads[i].contains(d); }))
+    while (i < 2 && !fits(i))
       ++i;
     if (i == 2)
       return std::nullopt;
@@ -213,7 +223,6 @@ static std::optional<GemmPlan> planGemm(linalg::GenericOp op) {
   // Each parallel loop is read by one input (an M or N loop), each
   // reduction by both (K); C's dimensions are the M loops then the N loops
   // or the other way round.
-  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   SmallVector<unsigned> outDims;
   for (AffineExpr expr : inner[2].getResults())
     outDims.push_back(cast<AffineDimExpr>(expr).getPosition());
