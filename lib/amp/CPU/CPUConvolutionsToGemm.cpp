@@ -284,12 +284,6 @@ public:
   void build();
 
 private:
-  int64_t product(ArrayRef<unsigned> loops) const {
-    int64_t n = 1;
-    for (unsigned d : loops)
-      n *= plan.extents[d];
-    return n;
-  }
   /// The slice of `v` (read through `map`) at the peeled loop's `iv`, or
   /// `v` when it does not read that loop.
   Value slice(Value v, AffineMap map, Value iv);
