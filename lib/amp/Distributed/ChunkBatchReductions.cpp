@@ -161,6 +161,35 @@ void BatchDims::visit(Operation *op,
       }
     return mark(collapse.getResult(), resultDims);
   }
+  if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+    // A batch dimension not padded (a convolution's input padded in its
+    // image dimensions only).
+    DimMask srcDims = of(pad.getSource()), resultDims = 0;
+    for (unsigned d : bitsOf(srcDims)) {
+      std::optional<int64_t> low = getConstantIntValue(pad.getMixedLowPad()[d]),
+                             high =
+                                 getConstantIntValue(pad.getMixedHighPad()[d]);
+      if (low && high && *low == 0 && *high == 0)
+        resultDims |= DimMask(1) << d;
+    }
+    return mark(pad.getResult(), resultDims);
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // A batch dimension of the inserted value that fills the destination's
+    // dimension whole (the padded cotangent of a convolution's input: its
+    // image inserted into zeros), when no dimension is dropped.
+    DimMask srcDims = of(insert.getSource()), resultDims = 0;
+    RankedTensorType dest = insert.getDestType();
+    if (insert.getSourceType().getRank() == dest.getRank())
+      for (unsigned d : bitsOf(srcDims)) {
+        std::optional<int64_t> offset =
+            getConstantIntValue(insert.getMixedOffsets()[d]);
+        if (offset && *offset == 0 && !dest.isDynamicDim(d) &&
+            insert.getSourceType().getDimSize(d) == dest.getDimSize(d))
+          resultDims |= DimMask(1) << d;
+      }
+    return mark(insert.getResult(), resultDims);
+  }
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
     // A batch dimension taken whole, renumbered past dropped dimensions.
     DimMask srcDims = of(slice.getSource());
