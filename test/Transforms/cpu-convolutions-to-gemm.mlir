@@ -205,3 +205,50 @@ func.func @output_reads_reduction_stays(%A: tensor<2x6x3xf32>, %B: tensor<4x5xf3
   } -> tensor<4x2x5xf32>
   return %0 : tensor<4x2x5xf32>
 }
+
+// -----
+
+// widen-bf16 (amp-lower-to-llvm sets it where the vdpbf16ps kernel is off):
+// the im2col copy of a bf16 input is written in f32 and the GEMM widens
+// only the other operand; without it the copy stays bf16 (@weight_gradient
+// above). An f16 input's copy is f32 either way.
+// RUN: amp-opt %s --split-input-file --amp-cpu-convolutions-to-gemm=widen-bf16=true | FileCheck %s --check-prefix=WIDEN
+// WIDEN-LABEL: func.func @widened_copies
+// WIDEN:       linalg.generic {{.*}} ins(%{{.*}} : tensor<3x6x6xbf16>) outs(%{{.*}} : tensor<3x3x3x4x4xf32>)
+// WIDEN-NEXT:  ^bb0(%[[IN:.*]]: bf16, %{{.*}}: f32):
+// WIDEN-NEXT:    %[[W:.*]] = arith.extf %[[IN]] : bf16 to f32
+// WIDEN-NEXT:    linalg.yield %[[W]] : f32
+// WIDEN:       linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<4x16xbf16>, tensor<27x16xf32>) outs(%{{.*}} : tensor<4x27xf32>)
+// WIDEN-NEXT:  ^bb0(%[[A:.*]]: bf16, %[[B:.*]]: f32, %[[O:.*]]: f32):
+// WIDEN-NEXT:    %[[EA:.*]] = arith.extf %[[A]] : bf16 to f32
+// WIDEN-NEXT:    %[[M:.*]] = arith.mulf %[[EA]], %[[B]] : f32
+// WIDEN-LABEL: func.func @f16_copy_in_f32
+// WIDEN:       linalg.generic {{.*}} ins(%{{.*}} : tensor<3x6x6xf16>) outs(%{{.*}} : tensor<3x3x3x4x4xf32>)
+// CHECK-LABEL: func.func @widened_copies
+// CHECK:       outs(%{{.*}} : tensor<3x3x3x4x4xbf16>)
+#wx = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, c, oh + kh, ow + kw)>
+#wdy = affine_map<(n, f, oh, ow, c, kh, kw) -> (n, f, oh, ow)>
+#wdw = affine_map<(n, f, oh, ow, c, kh, kw) -> (f, c, kh, kw)>
+func.func @widened_copies(%x: tensor<2x3x6x6xbf16>, %dy: tensor<2x4x4x4xbf16>, %init: tensor<4x3x3x3xf32>) -> tensor<4x3x3x3xf32> {
+  %0 = linalg.generic {indexing_maps = [#wx, #wdy, #wdw],
+      iterator_types = ["reduction", "parallel", "reduction", "reduction", "parallel", "parallel", "parallel"]}
+      ins(%x, %dy : tensor<2x3x6x6xbf16>, tensor<2x4x4x4xbf16>) outs(%init : tensor<4x3x3x3xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %out: f32):
+    %ea = arith.extf %a : bf16 to f32
+    %eb = arith.extf %b : bf16 to f32
+    %m = arith.mulf %ea, %eb : f32
+    %s = arith.addf %out, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<4x3x3x3xf32>
+  return %0 : tensor<4x3x3x3xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @f16_copy_in_f32
+// CHECK:       outs(%{{.*}} : tensor<3x3x3x4x4xf32>)
+func.func @f16_copy_in_f32(%x: tensor<2x3x6x6xf16>, %w: tensor<4x3x3x3xf16>, %init: tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32> {
+  %0 = linalg.conv_2d_nchw_fchw {dilations = dense<1> : vector<2xi64>, strides = dense<1> : vector<2xi64>}
+      ins(%x, %w : tensor<2x3x6x6xf16>, tensor<4x3x3x3xf16>) outs(%init : tensor<2x4x4x4xf32>) -> tensor<2x4x4x4xf32>
+  return %0 : tensor<2x4x4x4xf32>
+}

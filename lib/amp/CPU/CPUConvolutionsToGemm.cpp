@@ -532,13 +532,20 @@ struct CPUConvolutionsToGemmPass
   using Base::Base;
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    // Named convolutions (torch-mlir's linalg.conv_2d_nchw_fchw) as
-    // generics first, where the generic is one this pass rewrites.
+    // The generics, and the named convolutions (torch-mlir's
+    // linalg.conv_2d_nchw_fchw) through their generic form, each planned
+    // once; a named op is replaced by its generic only where that is
+    // planned.
+    std::vector<GemmPlan> plans;
     SmallVector<linalg::LinalgOp> named;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!isa<linalg::GenericOp>(op.getOperation()) &&
-          op.hasPureTensorSemantics() && linalg::isaConvolutionOpInterface(op))
+      if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation())) {
+        if (std::optional<GemmPlan> plan = planGemm(generic))
+          plans.push_back(*plan);
+      } else if (op.hasPureTensorSemantics() &&
+                 linalg::isaConvolutionOpInterface(op)) {
         named.push_back(op);
+      }
     });
     for (linalg::LinalgOp op : named) {
       rewriter.setInsertionPoint(op);
@@ -549,17 +556,14 @@ struct CPUConvolutionsToGemmPass
         rewriter.eraseOp(clone);
         continue;
       }
-      if (!planGemm(*generic)) {
+      std::optional<GemmPlan> plan = planGemm(*generic);
+      if (!plan) {
         rewriter.eraseOp(*generic);
         continue;
       }
       rewriter.replaceOp(op, generic->getResults());
+      plans.push_back(*plan);
     }
-    std::vector<GemmPlan> plans;
-    getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<GemmPlan> plan = planGemm(op))
-        plans.push_back(*plan);
-    });
     for (const GemmPlan &plan : plans)
       GemmBuilder(rewriter, plan, widenBF16).build();
   }
