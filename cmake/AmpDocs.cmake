@@ -41,6 +41,7 @@ endfunction()
 set(rooms
   "Transforms|Rewrites of a training step (Transforms/Passes.td)"
   "Autodiff|Reverse-mode automatic differentiation (Autodiff/Passes.td)"
+  "Raising|Decomposed ops raised to named ops (Raising/Passes.td)"
   "TrainStep|Training-step builder (TrainStep/Passes.td)"
   "Conversion|Shared by both lowerings (Conversion/Passes.td)"
   "CPU|CPU lowering, amp-lower-to-llvm (CPU/Passes.td)"

@@ -10,6 +10,7 @@
 #include "amp/Distributed/Passes.h"
 #include "amp/GPU/Passes.h"
 #include "amp/Pipelines/Pipelines.h"
+#include "amp/Raising/Passes.h"
 #include "amp/TrainStep/Passes.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/InitAllDialects.h"
@@ -33,6 +34,7 @@ void mlir::amp::registerAmpPassesAndPipelines() {
   registerAmpGPUPasses();
   registerAmpDistributedPasses();
   registerAmpAutodiffPasses();
+  registerAmpRaisingPasses();
   registerAmpTrainStepPasses();
   registerAmpPipelines();
   registerAmpGPUPipelines();

@@ -37,6 +37,10 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
       `amp.role = "logits"` (for a batch x classes output; not for
       loss=none).
     - The model function is erased when nothing refers to it.
+    - A softmax the model computes as row max, exp, row sum and divide
+      (torch-mlir's export of torch.softmax) becomes `linalg.softmax`
+      first (amp-raise-softmax), so that its backward reads only the
+      probabilities; `raise-softmax=false` differentiates the four ops.
 
     What is trained (`params=`, a list): `constants` (default) makes every
     float tensor constant at the top level of the model's body with at
@@ -192,6 +196,9 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
            "(adamw: w scaled by 1 - lr * wd; default: 0)">,
     Option<"evalStep", "eval-step", "bool", /*default=*/"true",
            "Also build @eval_step (batch x classes outputs; default: true)">,
+    Option<"raiseSoftmax", "raise-softmax", "bool", /*default=*/"true",
+           "Raise decomposed softmaxes (row max, exp, row sum, divide) to "
+           "linalg.softmax first (amp-raise-softmax; default: true)">,
   ];
   let dependentDialects = [
     "::mlir::amp::AmpDialect",

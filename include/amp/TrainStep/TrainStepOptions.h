@@ -101,6 +101,9 @@ struct TrainStepOptions {
   double weightDecay = 0;
   /// Also build the `amp.eval_step` (when the output is batch x classes).
   bool evalStep = true;
+  /// Raise decomposed softmaxes to linalg.softmax before differentiating
+  /// (amp-raise-softmax: a backward that reads only the probabilities).
+  bool raiseSoftmax = true;
 
   /// The learning rate in effect (`lr`, or the optimizer's default).
   double effectiveLearningRate() const;

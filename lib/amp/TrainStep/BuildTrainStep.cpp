@@ -15,6 +15,7 @@
 #include "amp/Autodiff/AdjointBuilders.h"
 #include "amp/Autodiff/Differentiate.h"
 #include "amp/Dialect/Amp/IR/AmpOps.h"
+#include "amp/Raising/Passes.h"
 #include "amp/Support/ModelSource.h"
 #include "amp/TrainStep/Losses.h"
 #include "amp/TrainStep/Optimizers.h"
@@ -502,6 +503,17 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
             rebatch(rebatched, traced->inputs, batch, "amp-build-train-step")))
       return failure();
     model = rebatched;
+  }
+  // Decomposed softmaxes as linalg.softmax, whose backward reads only the
+  // probabilities (amp-raise-softmax), on a copy.
+  if (options.raiseSoftmax) {
+    if (func::FuncOp raised = model.clone(); raiseSoftmax(raised)) {
+      if (rebatched)
+        rebatched.erase();
+      rebatched = model = raised;
+    } else {
+      raised.erase();
+    }
   }
   // Splats and elided blobs that several ops read are distinct weights:
   // one constant per use, on a copy (splitSharedConstants).

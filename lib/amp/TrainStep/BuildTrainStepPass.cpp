@@ -37,6 +37,7 @@ struct BuildTrainStepPass : amp::impl::BuildTrainStepBase<BuildTrainStepPass> {
     options.eps = eps;
     options.weightDecay = weightDecay;
     options.evalStep = evalStep;
+    options.raiseSoftmax = raiseSoftmax;
     if (failed(buildTrainStep(getOperation(), options)))
       signalPassFailure();
   }
