@@ -328,6 +328,19 @@ def KeepAccumulatorsLow : Pass<"amp-keep-accumulators-low", "ModuleOp"> {
     backward recomputes `%e` from `%t`, and the kept bytes of the value are
     halved.
 
+    Copies: an f32 tensor value before the seed that is read after it and
+    that the forward also rounds to f16/bf16 with an `arith.truncf` (for a
+    low-precision consumer: a softmax's probabilities, which autocast keeps
+    in f32 for the deny-class softmax and rounds for the attention's
+    batch_matmul) gets `%e = arith.extf %t` after that truncf, and its
+    readers after the seed read `%e`: the step keeps the rounded copy only
+    (issue 32: an activation that feeds a low-precision contraction is kept
+    in the low type, never in f32 and the low type both). The forward's
+    readers keep the f32 value. Numerics: the backward reads the value as
+    the low-precision consumer's backward already does (PyTorch's autocast
+    keeps the probabilities twice, in f32 for the softmax backward and in
+    f16 for the matmul's; this step keeps them once, rounded).
+
     Numerics: the forward and the backward read the accumulator rounded once
     to the low type, as in PyTorch's autocast (a `torch.autocast` matmul or
     convolution returns f16/bf16; the accumulation stays f32). Only kept

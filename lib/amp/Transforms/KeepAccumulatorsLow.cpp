@@ -15,6 +15,12 @@
 // the rounding is paid only where it halves kept memory (Passes.td has the
 // contract).
 //
+// The same holds for an f32 value that the backward reads and that the
+// forward rounds anyway for a low-precision consumer (a softmax's
+// probabilities, rounded for the attention's batch_matmul, which PyTorch's
+// autocast keeps twice, in f32 for the softmax backward and in f16 for the
+// matmul's): the backward reads the rounded copy, widened.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Recompute.h"
@@ -153,6 +159,40 @@ static void keepLow(func::FuncOp fn, Operation *seed) {
     auto widened =
         arith::ExtFOp::create(b, op->getLoc(), type, rounded.getResult());
     result.replaceAllUsesExcept(widened.getResult(), rounded);
+  }
+
+  // Then an f32 value the backward reads whose low-precision copy the forward
+  // makes anyway for a low-precision consumer (a softmax's probabilities,
+  // rounded for the attention's batch_matmul): the backward reads that
+  // copy, widened, so that only the copy is kept.
+  SmallVector<arith::TruncFOp> copies;
+  llvm::DenseSet<Value> copied;
+  for (Operation &op : body) {
+    if (&op == seed)
+      break;
+    // Activations only: arguments (a weight's copy) are not kept.
+    auto trunc = dyn_cast<arith::TruncFOp>(&op);
+    if (!trunc || !trunc.getIn().getDefiningOp() ||
+        trunc.getIn().getDefiningOp()->getBlock() != &body ||
+        !isa<RankedTensorType>(trunc.getType()) ||
+        !getElementTypeOrSelf(trunc.getIn().getType()).isF32() ||
+        !(getElementTypeOrSelf(trunc.getType()).isF16() ||
+          getElementTypeOrSelf(trunc.getType()).isBF16()) ||
+        // (A widened low value rounds back exactly: nothing to gain.)
+        trunc.getIn().getDefiningOp<arith::ExtFOp>() ||
+        !readAfterSeed(trunc.getIn()) || !copied.insert(trunc.getIn()).second)
+      continue;
+    copies.push_back(trunc);
+  }
+  for (arith::TruncFOp trunc : copies) {
+    b.setInsertionPointAfter(trunc);
+    auto widened = arith::ExtFOp::create(
+        b, trunc.getLoc(), trunc.getIn().getType(), trunc.getResult());
+    trunc.getIn().replaceUsesWithIf(widened, [&](OpOperand &use) {
+      Operation *unit = body.findAncestorOpInBlock(*use.getOwner());
+      return unit && !unit->hasTrait<OpTrait::IsTerminator>() &&
+             seed->isBeforeInBlock(unit);
+    });
   }
 }
 
