@@ -42,6 +42,39 @@ def DecomposeAggregateOps
                            "::mlir::math::MathDialect"];
 }
 
+def SplitSharedDestinations
+    : Pass<"amp-split-shared-destinations", "func::FuncOp"> {
+  let summary = "Give each destination use its own tensor.empty or zero "
+                "fill before bufferization (buffer lifetimes)";
+  let description = [{
+    Both lowerings, on tensors, right before one-shot bufferization (after
+    their last CSE, which would merge the copies again). CSE merges every
+    `tensor.empty` of one shape into one value, and every `linalg.fill` of
+    one such value with one constant; bufferization gives that value one
+    buffer, and the ops that use it as their destination (`outs`) write
+    that buffer in place wherever no later read conflicts: a softmax in the
+    forward and the gradient of its input in the backward then share one
+    allocation, which stays alive (and counts in the step's peak) across
+    everything between them. First a reshape (`tensor.collapse_shape`,
+    `tensor.expand_shape`) of a `tensor.empty` becomes a `tensor.empty`
+    of its result shape (upstream's populateFoldTensorEmptyPatterns;
+    amp-cpu-collapse-contiguous-loops writes into collapsed views of
+    destinations). Then for each `tensor.empty`, and each
+    `linalg.fill` on tensors of a `tensor.empty`, with several destination
+    uses (an init operand of a destination-style op), every destination
+    use after the first (in program order; every one when something else
+    reads the value too) gets a copy of the op (a fill's
+    copy with a copy of its empty), inserted right before the op that uses
+    it; other uses keep the original. Each destination then gets its own
+    buffer, allocated where it is first written and freed after its last
+    use (amp-cpu-free-at-last-use), so that buffers live only as long as
+    their values. Numerics: none (the same ops on the same values). Errors:
+    none.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def SplitLongSums : Pass<"amp-split-long-sums", "func::FuncOp"> {
   let summary = "Sum long float reductions in blocks: partial sums, then "
                 "their sum (accuracy of f32 sums over millions of terms)";

@@ -505,6 +505,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
 
 void mlir::amp::addBufferizeToOutParams(OpPassManager &pm,
                                         bool sinkResultCopies) {
+  // After the pipelines' last CSE: one buffer per destination.
+  pm.addNestedPass<func::FuncOp>(createSplitSharedDestinations());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
