@@ -16,6 +16,7 @@
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
 #include <limits>
 
 namespace mlir::amp {
@@ -68,18 +69,10 @@ static std::optional<int64_t> plannableBytes(MemRefType type) {
   return bytes;
 }
 
-/// Offsets for `temps`, greedy by size (the largest first, each at the
-/// lowest offset where it overlaps no placed buffer that is alive at the
-/// same time): TensorFlow Lite's "greedy by size" arena planner (Pisarchyk
-/// and Lee, "Efficient Memory Management for Deep Neural Net Inference",
-/// 2020). Returns the arena's size in bytes.
-static int64_t place(MutableArrayRef<Temporary> temps) {
-  SmallVector<Temporary *> order;
-  for (Temporary &t : temps)
-    order.push_back(&t);
-  llvm::stable_sort(order, [](const Temporary *x, const Temporary *y) {
-    return x->bytes > y->bytes;
-  });
+/// Offsets for `temps` placed one by one in `order`, each at the lowest
+/// offset where it overlaps no placed buffer that is alive at the same
+/// time. Returns the arena's size in bytes.
+static int64_t placeInOrder(ArrayRef<Temporary *> order) {
   int64_t total = 0;
   SmallVector<const Temporary *> placed;
   for (Temporary *t : order) {
@@ -101,6 +94,44 @@ static int64_t place(MutableArrayRef<Temporary> temps) {
     placed.push_back(t);
   }
   return total;
+}
+
+/// Offsets for `temps`: TensorFlow Lite's "greedy by size" arena planner
+/// (the largest first; Pisarchyk and Lee, "Efficient Memory Management for
+/// Deep Neural Net Inference", 2020), and the same first fit in two other
+/// orders (the longest-lived first, and by size times lifetime), keeping
+/// the smallest arena (the first of equal ones). Returns the arena's size
+/// in bytes.
+static int64_t place(MutableArrayRef<Temporary> temps) {
+  using Key = std::function<std::pair<int64_t, int64_t>(const Temporary *)>;
+  const Key keys[] = {
+      [](const Temporary *t) { return std::make_pair(t->bytes, int64_t(0)); },
+      [](const Temporary *t) {
+        return std::make_pair(t->end - t->begin, t->bytes);
+      },
+      [](const Temporary *t) {
+        return std::make_pair(t->bytes * (t->end - t->begin + 1), t->bytes);
+      }};
+  int64_t best = -1;
+  SmallVector<int64_t> bestOffsets;
+  for (const Key &key : keys) {
+    SmallVector<Temporary *> order;
+    for (Temporary &t : temps)
+      order.push_back(&t);
+    llvm::stable_sort(order, [&](const Temporary *x, const Temporary *y) {
+      return key(x) > key(y);
+    });
+    int64_t total = placeInOrder(order);
+    if (best < 0 || total < best) {
+      best = total;
+      bestOffsets.clear();
+      for (const Temporary &t : temps)
+        bestOffsets.push_back(t.offset);
+    }
+  }
+  for (auto [t, offset] : llvm::zip_equal(temps, bestOffsets))
+    t.offset = offset;
+  return best;
 }
 
 /// Whether `buffer` or a view of it is the init of a linalg op with
