@@ -41,6 +41,7 @@
 #include "../BenchRows.h"
 #include "amp/Analysis/MemoryReport.h"
 #include "amp/Analysis/TrainingStep.h"
+#include "amp/CPU/Passes.h"
 #include "amp/InitAll.h"
 #include "amp/Pipelines/Pipelines.h"
 #include "amp/Runtime/Batches.h"
@@ -376,9 +377,15 @@ static OwningOpRef<ModuleOp> loadStep(MLIRContext &ctx, const std::string &file,
 }
 
 /// The memory report of the training step of `module` rewritten in
-/// `precision` (seen before loss scaling, as amp-run reports it).
-static std::optional<MemoryReport> memoryOf(ModuleOp module,
-                                            Precision precision) {
+/// `precision` (seen before loss scaling, as amp-run reports it), and what
+/// the CPU lowering's buffers take at once (amp-cpu-plan-buffers'
+/// `amp.cpu_buffer_peak`, amp-run's "CPU buffers"; 0 where it has none).
+struct StepMemory {
+  MemoryReport report;
+  int64_t cpuBuffers = 0;
+};
+static std::optional<StepMemory> memoryOf(ModuleOp module,
+                                          Precision precision) {
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   MixedPrecisionConfig mp;
   mp.precision = precision;
@@ -398,7 +405,27 @@ static std::optional<MemoryReport> memoryOf(ModuleOp module,
     llvm::errs() << llvm::toString(std::move(err)) << "\n";
     return std::nullopt;
   }
-  return report;
+  if (!report)
+    return std::nullopt;
+  StepMemory memory{*report};
+  std::string stepName;
+  work->walk([&](func::FuncOp fn) {
+    if (fn->hasAttr(kTrainStepAttr))
+      stepName = fn.getSymName().str();
+  });
+  LowerToLLVMConfig lowering;
+  lowering.threads = 1;
+  if (llvm::Error err = runPipeline(
+          *work,
+          [&](OpPassManager &pm) { buildLowerToLLVMPipeline(pm, lowering); },
+          "amp-lower-to-llvm")) {
+    llvm::errs() << llvm::toString(std::move(err)) << "\n";
+    return std::nullopt;
+  }
+  if (Operation *lowered = SymbolTable::lookupSymbolIn(*work, stepName))
+    if (auto peak = lowered->getAttrOfType<IntegerAttr>(kCpuBufferPeakAttr))
+      memory.cpuBuffers = peak.getInt();
+  return memory;
 }
 
 /// Memory rows (issue 32): activations kept for the backward and the peak
@@ -428,40 +455,54 @@ static void memoryRows(MLIRContext &ctx, const Config &cfg) {
     OwningOpRef<ModuleOp> step = loadStep(ctx, m.file, m.build);
     if (!step)
       continue;
-    std::optional<MemoryReport> f32 = memoryOf(*step, Precision::F32);
-    if (!f32 || *f32->keptForBackwardBytes == 0) {
+    std::optional<StepMemory> f32m = memoryOf(*step, Precision::F32);
+    if (!f32m || *f32m->report.keptForBackwardBytes == 0) {
       llvm::errs() << "memory, " << m.name << ": no report\n";
       continue;
     }
+    const MemoryReport &f32 = f32m->report;
     llvm::outs() << "memory, " << m.name << ", f32: kept for the backward "
-                 << formatBytes(*f32->keptForBackwardBytes) << ", peak live "
-                 << formatBytes(f32->peakLiveBytes) << ", state "
-                 << formatBytes(f32->stateBytes()) << "\n";
+                 << formatBytes(*f32.keptForBackwardBytes) << ", peak live "
+                 << formatBytes(f32.peakLiveBytes) << ", state "
+                 << formatBytes(f32.stateBytes()) << ", CPU buffers "
+                 << formatBytes(f32m->cpuBuffers) << "\n";
     for (Precision p : {Precision::F16, Precision::BF16}) {
-      std::optional<MemoryReport> low = memoryOf(*step, p);
-      if (!low)
+      std::optional<StepMemory> lowm = memoryOf(*step, p);
+      if (!lowm)
         continue;
+      const MemoryReport &low = lowm->report;
       std::string prec(stringifyPrecision(p));
-      double kept = double(*low->keptForBackwardBytes) /
-                    double(*f32->keptForBackwardBytes);
-      double peak = double(low->peakLiveBytes) / double(f32->peakLiveBytes);
+      double kept =
+          double(*low.keptForBackwardBytes) / double(*f32.keptForBackwardBytes);
+      double peak = double(low.peakLiveBytes) / double(f32.peakLiveBytes);
       llvm::outs() << "memory, " << m.name << ", " << prec
                    << ": kept for the backward "
-                   << formatBytes(*low->keptForBackwardBytes) << ", peak live "
-                   << formatBytes(low->peakLiveBytes)
-                   << (low->approximate ? " (approximate)" : "") << "\n";
+                   << formatBytes(*low.keptForBackwardBytes) << ", peak live "
+                   << formatBytes(low.peakLiveBytes)
+                   << (low.approximate ? " (approximate)" : "")
+                   << ", CPU buffers " << formatBytes(lowm->cpuBuffers) << "\n";
       row("memory, " + m.name + ": activations kept for the backward, " + prec +
               " vs f32",
           fmt("%.2fx", kept),
-          fmt("f32 %.0f KB", *f32->keptForBackwardBytes / 1e3), "<= 0.55x",
+          fmt("f32 %.0f KB", *f32.keptForBackwardBytes / 1e3), "<= 0.55x",
           kept <= 0.55 ? "met" : "missed");
       row("memory, " + m.name +
               ": peak live (parameters and f32 optimizer "
               "state included), " +
               prec + " vs f32",
-          fmt("%.2fx", peak), fmt("f32 %.0f KB", f32->peakLiveBytes / 1e3),
+          fmt("%.2fx", peak), fmt("f32 %.0f KB", f32.peakLiveBytes / 1e3),
           m.peakGoal ? "<= 0.75x" : "-",
           m.peakGoal ? (peak <= 0.75 ? "met" : "missed") : "-");
+      // What the lowered step allocates at once (temporaries, not the
+      // arguments): the bytes a run pays on top of the state and batch.
+      if (f32m->cpuBuffers > 0 && lowm->cpuBuffers > 0) {
+        double buffers = double(lowm->cpuBuffers) / double(f32m->cpuBuffers);
+        row("memory, " + m.name + ": CPU buffers of the lowered step, " + prec +
+                " vs f32",
+            fmt("%.2fx", buffers), fmt("f32 %.0f KB", f32m->cpuBuffers / 1e3),
+            m.peakGoal ? "<= 0.75x" : "-",
+            m.peakGoal ? (buffers <= 0.75 ? "met" : "missed") : "-");
+      }
     }
   }
 }
