@@ -332,3 +332,47 @@ func.func @negative_shift_not_max(%x: tensor<4x8xf32>, %m: tensor<4xf32>) -> ten
   } -> tensor<4x8xf32>
   return %y : tensor<4x8xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+
+// Left alone: a scale above 1 (a temperature of 1/16): x * 16 may
+// overflow where (x - max x) * 16 does not (f16 scores of 5000: 80000 is
+// past f16's 65504; found by a break-it run).
+// CHECK-LABEL: func.func @negative_scale_above_one
+// CHECK-NOT: linalg.softmax
+// CHECK: math.exp
+func.func @negative_scale_above_one(%x: tensor<4x8xf16>) -> tensor<4x8xf16> {
+  %ninf = arith.constant 0xFC00 : f16
+  %zero = arith.constant 0.0 : f16
+  %e4 = tensor.empty() : tensor<4xf16>
+  %e48 = tensor.empty() : tensor<4x8xf16>
+  %minit = linalg.fill ins(%ninf : f16) outs(%e4 : tensor<4xf16>) -> tensor<4xf16>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x8xf16>) outs(%minit : tensor<4xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %r = arith.maximumf %a, %o : f16
+    linalg.yield %r : f16
+  } -> tensor<4xf16>
+  %e = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<4x8xf16>, tensor<4xf16>) outs(%e48 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %c = arith.constant 16.0 : f16
+    %d = arith.subf %a, %b : f16
+    %ds = arith.mulf %d, %c : f16
+    %r = math.exp %ds : f16
+    linalg.yield %r : f16
+  } -> tensor<4x8xf16>
+  %sinit = linalg.fill ins(%zero : f16) outs(%e4 : tensor<4xf16>) -> tensor<4xf16>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<4x8xf16>) outs(%sinit : tensor<4xf16>) {
+  ^bb0(%a: f16, %o: f16):
+    %r = arith.addf %a, %o : f16
+    linalg.yield %r : f16
+  } -> tensor<4xf16>
+  %y = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%e, %s : tensor<4x8xf16>, tensor<4xf16>) outs(%e48 : tensor<4x8xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %r = arith.divf %a, %b : f16
+    linalg.yield %r : f16
+  } -> tensor<4x8xf16>
+  return %y : tensor<4x8xf16>
+}

@@ -21,14 +21,17 @@ def RaiseSoftmax : Pass<"amp-raise-softmax", "func::FuncOp"> {
     along a dimension `d` (`arith.maximumf` or `arith.maxnumf` into a
     `linalg.fill` of -inf, or NaN with maxnumf; a second result such as
     `torch.max`'s index may be present if nothing reads it), `exp(x - m)`
-    (or `exp((x - m) * c)` with a constant `c`, the subtraction possibly
+    (or `exp((x - m) * c)` with a constant `c`, 0 < |c| <= 1, such as an
+    attention's 1/sqrt(d): a larger `c` could make `x * c` overflow where
+    `(x - m) * c` does not; the subtraction possibly
     in a generic of its own), the sum of the exponentials along `d` (into
     a fill of zero) and the exponentials divided by the sum. The reduced
     operands are indexed by the identity map without `d`, or with `d`
     replaced by 0 (PyTorch's keepdim, size 1). The exponentials and the
     sum must have no other readers. The divide's result becomes
     `linalg.softmax dimension(d)` of `x` (of `x * c`, a new elementwise
-    generic, with a scale); the rest is then dead and erased.
+    generic, with a scale) into a new `tensor.empty` of `x`'s shape; the
+    rest is then dead and erased.
 
     Why: differentiated op by op, the decomposition's backward reads the
     scores, the exponentials and the probabilities and routes a gradient

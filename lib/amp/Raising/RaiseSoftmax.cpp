@@ -15,6 +15,8 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <cmath>
+
 namespace mlir::amp {
 #define GEN_PASS_DEF_RAISESOFTMAX
 #include "amp/Raising/Passes.h.inc"
@@ -97,7 +99,8 @@ bool isRowReduction(linalg::GenericOp op, unsigned result, AffineMap reduced,
          init(value.getValue());
 }
 
-/// `x - m` or `(x - m) * c` / `c * (x - m)` computed by `t` in `op`'s body,
+/// `x - m` or `(x - m) * c` / `c * (x - m)` (0 < |c| <= 1) computed by `t`
+/// in `op`'s body,
 /// with `x` the input indexed by the identity and `m` the input indexed by
 /// `reduced`: the scores, the row values subtracted and the scale (null
 /// without one).
@@ -114,7 +117,10 @@ std::optional<Shifted> matchShifted(linalg::GenericOp op, Value t,
     if (!matchPattern(other, m_Constant(&shifted.scale)))
       std::swap(t, other);
     if (!matchPattern(other, m_Constant(&shifted.scale)) ||
-        !shifted.scale.getValue().isFiniteNonZero())
+        !shifted.scale.getValue().isFiniteNonZero() ||
+        // |c| <= 1 (an attention's 1/sqrt(d)): x * c then cannot overflow
+        // where (x - max x) * c does not (a temperature above 1 can).
+        std::abs(shifted.scale.getValueAsDouble()) > 1.0)
       return std::nullopt;
   }
   auto sub = t.getDefiningOp<arith::SubFOp>();
@@ -242,8 +248,13 @@ struct RaiseSoftmaxPattern : OpRewritePattern<linalg::GenericOp> {
                   })
                   .getResult(0);
     }
-    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(
-        divide, type, input, divide.getDpsInits()[0], *dim);
+    // A destination of its own (the divide may write into e, which would
+    // then stay alive only to be overwritten).
+    Value init = tensor::EmptyOp::create(
+        rewriter, loc, tensor::getMixedSizes(rewriter, loc, input),
+        type.getElementType());
+    rewriter.replaceOpWithNewOp<linalg::SoftmaxOp>(divide, type, input, init,
+                                                   *dim);
     return success();
   }
 };
