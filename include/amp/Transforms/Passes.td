@@ -333,7 +333,9 @@ def KeepAccumulatorsLow : Pass<"amp-keep-accumulators-low", "ModuleOp"> {
     low-precision consumer: a softmax's probabilities, which autocast keeps
     in f32 for the deny-class softmax and rounds for the attention's
     batch_matmul) gets `%e = arith.extf %t` after that truncf, and its
-    readers after the seed read `%e`: the step keeps the rounded copy only
+    readers in the backward (top-level ops after the seed that depend on
+    it; an optimizer-state update that reads the value but no gradient
+    keeps the f32 value) read `%e`: the step keeps the rounded copy only
     (issue 32: an activation that feeds a low-precision contraction is kept
     in the low type, never in f32 and the low type both). The forward's
     readers keep the f32 value. Numerics: the backward reads the value as

@@ -184,14 +184,30 @@ static void keepLow(func::FuncOp fn, Operation *seed) {
       continue;
     copies.push_back(trunc);
   }
+  // The backward: the top-level ops after the seed that depend on it (an
+  // optimizer-state update that reads an activation but no gradient keeps
+  // reading the f32 value).
+  llvm::DenseSet<Operation *> backward{seed};
+  for (Operation *op = seed->getNextNode(); op; op = op->getNextNode()) {
+    WalkResult reached = op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *def = operand.getDefiningOp())
+          if (Operation *unit = body.findAncestorOpInBlock(*def);
+              unit && unit != op && backward.contains(unit))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (reached.wasInterrupted())
+      backward.insert(op);
+  }
   for (arith::TruncFOp trunc : copies) {
     b.setInsertionPointAfter(trunc);
     auto widened = arith::ExtFOp::create(
         b, trunc.getLoc(), trunc.getIn().getType(), trunc.getResult());
     trunc.getIn().replaceUsesWithIf(widened, [&](OpOperand &use) {
       Operation *unit = body.findAncestorOpInBlock(*use.getOwner());
-      return unit && !unit->hasTrait<OpTrait::IsTerminator>() &&
-             seed->isBeforeInBlock(unit);
+      return unit && !unit->hasTrait<OpTrait::IsTerminator>() && unit != seed &&
+             backward.contains(unit);
     });
   }
 }
