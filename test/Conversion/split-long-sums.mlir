@@ -1,5 +1,6 @@
 // RUN: amp-opt %s -amp-split-long-sums --mlir-print-local-scope | FileCheck %s
 // RUN: amp-opt %s -amp-split-long-sums="max-partials=1000" --mlir-print-local-scope | FileCheck %s --check-prefix=SMALL
+// RUN: amp-opt %s -amp-split-long-sums="lanes=16" --mlir-print-local-scope | FileCheck %s --check-prefix=LANES
 // min-terms=300000: every sum here is shorter (the longest, the convolution
 // weight gradient, has 16 x 128 x 128 = 262144 terms), nothing is split.
 // RUN: amp-opt %s -amp-split-long-sums="min-terms=300000" | FileCheck %s --check-prefix=FEW
@@ -44,6 +45,21 @@
 //       CHECK:     %[[ADD:.*]] = arith.addf %[[OUT]], %[[IN]] : f32
 //       CHECK:     linalg.yield %[[ADD]]
 //       CHECK:   return %[[SUM]]
+// lanes=16 (the CPU lowering's): the innermost loop, w (56 in every
+// block; the input's last dimension), also runs as 4 steps of 14
+// interleaved lanes (the largest divisor of 56 up to 16), a parallel loop
+// of its own; the partials get a trailing dimension of 14, summed after
+// the blocks' in the second generic.
+// LANES-LABEL: func.func @bias_grad
+//       LANES:   tensor.empty() : tensor<4x14xi1>
+//       LANES:   %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<4x56x14xf32>
+//       LANES:   %[[PARTIAL:.*]] = linalg.generic
+//  LANES-SAME:     [affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d0 + d3, d4 * 14 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d0, d5)>]
+//  LANES-SAME:     iterator_types = ["parallel", "reduction", "parallel", "reduction", "reduction", "parallel"]
+//       LANES:   linalg.generic
+//  LANES-SAME:     [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>]
+//  LANES-SAME:     iterator_types = ["parallel", "reduction", "reduction"]
+//  LANES-SAME:     ins(%[[PARTIAL]] : tensor<4x56x14xf32>)
 func.func @bias_grad(%dy: tensor<8x4x56x56xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
   %r = linalg.generic {indexing_maps = [#in4, #ch4], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
       ins(%dy : tensor<8x4x56x56xf32>) outs(%init : tensor<4xf32>) {
@@ -85,6 +101,21 @@ func.func @weight_grad(%x: tensor<16x130x130xf32>, %dy: tensor<16x128x128xf32>, 
 //       CHECK:     %[[START:.*]] = arith.muli %[[BLOCK]], %[[SIZE]] : index
 //       CHECK:     %[[I:.*]] = arith.addi %[[START]], %[[INNER]] : index
 //       CHECK:     arith.index_cast %[[I]] : index to i32
+// With lanes, the split loop is also the innermost: 256 blocks of 16
+// steps of 16 lanes, the index block * 256 + step * 16 + lane.
+// LANES-LABEL: func.func @index
+//       LANES:   linalg.generic
+//  LANES-SAME:     [affine_map<(d0, d1, d2) -> (d0 * 256 + d1 * 16 + d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>]
+//  LANES-SAME:     iterator_types = ["parallel", "reduction", "parallel"]
+//       LANES:     %[[STEP:.*]] = linalg.index 1 : index
+//       LANES:     %[[LANE:.*]] = linalg.index 2 : index
+//       LANES:     %[[C16:.*]] = arith.constant 16 : index
+//       LANES:     %[[S:.*]] = arith.muli %[[STEP]], %[[C16]] : index
+//       LANES:     %[[INNER:.*]] = arith.addi %[[S]], %[[LANE]] : index
+//       LANES:     %[[BLOCK:.*]] = linalg.index 0 : index
+//       LANES:     %[[C256:.*]] = arith.constant 256 : index
+//       LANES:     %[[START:.*]] = arith.muli %[[BLOCK]], %[[C256]] : index
+//       LANES:     arith.addi %[[START]], %[[INNER]] : index
 func.func @index(%x: tensor<65536xf32>, %init: tensor<f32>) -> tensor<f32> {
   %r = linalg.generic {indexing_maps = [#id1, #s1], iterator_types = ["reduction"]}
       ins(%x : tensor<65536xf32>) outs(%init : tensor<f32>) {

@@ -35,11 +35,15 @@ def DecomposeAggregateOps
     CPU lowering helper: every op implementing linalg's
     AggregatedOpInterface (`linalg.softmax`: max, sub, exp, sum, div) is
     replaced by its upstream decomposition into linalg.generic/fill ops, which
-    bufferization and `convert-linalg-to-loops` handle.
+    bufferization and `convert-linalg-to-loops` handle. A softmax whose
+    input and destination have compatible but different types (one made
+    static by a canonicalization) is computed in the input's type and its
+    result cast (`tensor.cast`) to its own.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect"];
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def SplitSharedDestinations
@@ -94,6 +98,22 @@ def SplitLongSums : Pass<"amp-split-long-sums", "func::FuncOp"> {
     2. the sum of the B partials of each output element, in block order,
        added to the original init.
 
+    With `lanes=L` > 1 (the CPU lowering uses 16, one AVX-512 vector of
+    f32), the op's innermost loop, when it is a reduction of static extent
+    that each input indexing it reads as its last dimension (consecutive
+    elements), is also split into J interleaved partial sums: iteration
+    `i * J + j` of it (inside the block when it is the split loop) adds to
+    partial `j`, with J the largest divisor of its extent in [L/4, L]; `j`
+    is a parallel loop, the innermost, so each step of the loop above adds
+    a vector of consecutive terms to a vector of partials instead of one
+    term to one scalar chain (a sequential f32 sum cannot be vectorized
+    without changing its order). The partials get a trailing dimension of
+    J; the second generic sums them in block order, then lane order. Each
+    chain is then R/(B*J) terms long: no less accurate, a different order,
+    still fixed by the shapes (the same bits on any thread count; the
+    ranks of a data-parallel run, and amp-run --emulate-ranks, see the
+    same shapes).
+
     (d, B) minimize the longer of the two chains of additions, max(R/B,
     B) for R terms, so B is near sqrt(R), with at most `max-partials`
     elements in the partial-sum tensor. Operands indexed by expressions of
@@ -127,6 +147,9 @@ def SplitLongSums : Pass<"amp-split-long-sums", "func::FuncOp"> {
     Option<"maxPartials", "max-partials", "int64_t", /*default=*/"1048576",
            "Most elements of the partial-sum tensor (output elements times "
            "blocks)">,
+    Option<"lanes", "lanes", "int64_t", /*default=*/"1",
+           "Also split the innermost reduction loop into this many "
+           "interleaved partial sums (vector lanes; 1: no lanes)">,
   ];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::arith::ArithDialect",

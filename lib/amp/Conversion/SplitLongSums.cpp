@@ -31,11 +31,49 @@ constexpr int64_t kMinBlocks = 16;
 /// Most blocks considered (bounds the search when max-partials is large).
 constexpr int64_t kMaxBlocks = int64_t(1) << 24;
 
-/// Where to split: loop `loop` into `blocks` blocks.
+/// Where to split: loop `loop` into `blocks` blocks; with `lanes` > 1,
+/// also the innermost loop (the op's last, a reduction) into `lanes`
+/// interleaved partial sums, its iteration `i * lanes + lane`.
 struct Split {
   unsigned loop;
   int64_t blocks;
+  int64_t lanes = 1;
 };
+
+/// The lanes of the innermost loop of `op` (its last loop) for `split`:
+/// the largest divisor of its extent (inside a block when it is the split
+/// loop) in [lanes / 4, lanes], when that loop is a reduction of static
+/// extent that every input indexing it reads as its last dimension
+/// (consecutive elements); else 1.
+static int64_t chooseLanes(linalg::GenericOp op, const Split &split,
+                           int64_t lanes) {
+  unsigned last = op.getNumLoops() - 1;
+  if (lanes <= 1 ||
+      op.getIteratorTypesArray()[last] != utils::IteratorType::reduction)
+    return 1;
+  int64_t extent = op.getStaticLoopRanges()[last];
+  if (ShapedType::isDynamic(extent))
+    return 1;
+  if (split.loop == last)
+    extent /= split.blocks;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    bool reads = llvm::any_of(map.getResults(), [&](AffineExpr e) {
+      return e.isFunctionOfDim(last);
+    });
+    if (reads &&
+        (map.getNumResults() == 0 ||
+         map.getResults().back() != getAffineDimExpr(last, op.getContext()) ||
+         llvm::count_if(map.getResults(), [&](AffineExpr e) {
+           return e.isFunctionOfDim(last);
+         }) != 1))
+      return 1;
+  }
+  for (int64_t l = lanes; l >= std::max<int64_t>(2, lanes / 4); --l)
+    if (extent % l == 0)
+      return l;
+  return 1;
+}
 
 /// Whether every result of `op` is a float sum: the yielded value is
 /// `arith.addf` of the init's block argument (used only there) and a term.
@@ -61,7 +99,7 @@ static bool isMatmulShaped(linalg::GenericOp op) {
 /// nullopt when it is not a long float sum of static extents (see the pass
 /// description).
 static std::optional<Split> chooseSplit(linalg::GenericOp op, int64_t minTerms,
-                                        int64_t maxPartials) {
+                                        int64_t maxPartials, int64_t lanes) {
   if (!op.hasPureTensorSemantics() || op.getNumReductionLoops() == 0 ||
       op.getNumDpsInits() == 0 || !isFloatSum(op) || isMatmulShaped(op))
     return std::nullopt;
@@ -112,6 +150,11 @@ static std::optional<Split> chooseSplit(linalg::GenericOp op, int64_t minTerms,
         break; // longer from here on
     }
   }
+  if (best) {
+    best->lanes = chooseLanes(op, *best, lanes);
+    if (times(times(outputs, best->blocks), best->lanes) > maxPartials)
+      best->lanes = 1;
+  }
   return best;
 }
 
@@ -123,18 +166,24 @@ static void splitSum(linalg::GenericOp op, Split split,
   rewriter.setInsertionPoint(op);
   unsigned numLoops = op.getNumLoops();
   int64_t blockSize = op.getStaticLoopRanges()[split.loop] / split.blocks;
-
+  bool laned = split.lanes > 1;
+  unsigned laneLoop = numLoops - 1;
   // Loops of the partial sums: the block first, then the op's loops, with
-  // `split.loop` now running inside one block.
+  // `split.loop` now running inside one block, then (with lanes) the lane:
+  // the op's last loop runs over `lanes` consecutive iterations per step.
+  unsigned newLoops = numLoops + 1 + (laned ? 1 : 0);
+  AffineExpr lane = getAffineDimExpr(numLoops + 1, ctx);
   SmallVector<AffineExpr> replacements;
   for (unsigned loop = 0; loop < numLoops; ++loop) {
     AffineExpr inner = getAffineDimExpr(loop + 1, ctx);
+    if (laned && loop == laneLoop)
+      inner = inner * split.lanes + lane;
     replacements.push_back(loop == split.loop
                                ? getAffineDimExpr(0, ctx) * blockSize + inner
                                : inner);
   }
   auto rewriteMap = [&](AffineMap map) {
-    return map.replaceDimsAndSymbols(replacements, {}, numLoops + 1,
+    return map.replaceDimsAndSymbols(replacements, {}, newLoops,
                                      map.getNumSymbols());
   };
   SmallVector<AffineMap> maps;
@@ -144,20 +193,38 @@ static void splitSum(linalg::GenericOp op, Split split,
   // window), from which linalg cannot infer its extent: one more input, a
   // tensor.empty of that extent that the body ignores, gives it (as
   // upstream's splitReductionByScaling does).
+  // With lanes, its shape is [inner extent, lanes] on (that loop, lane)
+  // for the lane loop.
   SmallVector<Value> inputs(op.getDpsInputs());
-  inputs.push_back(tensor::EmptyOp::create(rewriter, loc, {blockSize},
-                                           rewriter.getI1Type()));
-  maps.push_back(
-      AffineMap::get(numLoops + 1, 0, getAffineDimExpr(split.loop + 1, ctx)));
+  int64_t laneExtent = op.getStaticLoopRanges()[laneLoop];
+  if (laneLoop == split.loop)
+    laneExtent = blockSize;
+  if (!laned || laneLoop != split.loop) {
+    inputs.push_back(tensor::EmptyOp::create(rewriter, loc, {blockSize},
+                                             rewriter.getI1Type()));
+    maps.push_back(
+        AffineMap::get(newLoops, 0, getAffineDimExpr(split.loop + 1, ctx)));
+  }
+  if (laned) {
+    inputs.push_back(tensor::EmptyOp::create(
+        rewriter, loc, {laneExtent / split.lanes, split.lanes},
+        rewriter.getI1Type()));
+    maps.push_back(AffineMap::get(
+        newLoops, 0, {getAffineDimExpr(laneLoop + 1, ctx), lane}, ctx));
+  }
   SmallVector<Value> partialInits;
   SmallVector<Type> partialTypes;
   for (OpOperand &init : op.getDpsInitsMutable()) {
     AffineMap map = rewriteMap(op.getMatchingIndexingMap(&init));
-    maps.push_back(
-        map.insertResult(getAffineDimExpr(0, ctx), map.getNumResults()));
+    map = map.insertResult(getAffineDimExpr(0, ctx), map.getNumResults());
+    if (laned)
+      map = map.insertResult(lane, map.getNumResults());
+    maps.push_back(map);
     auto type = cast<RankedTensorType>(init.get().getType());
     SmallVector<int64_t> shape(type.getShape());
     shape.push_back(split.blocks);
+    if (laned)
+      shape.push_back(split.lanes);
     Type element = type.getElementType();
     Value empty = tensor::EmptyOp::create(rewriter, loc, shape, element);
     Value negZero = arith::ConstantOp::create(
@@ -172,12 +239,14 @@ static void splitSum(linalg::GenericOp op, Split split,
   }
   SmallVector<utils::IteratorType> iterators{utils::IteratorType::parallel};
   llvm::append_range(iterators, op.getIteratorTypesArray());
+  if (laned)
+    iterators.push_back(utils::IteratorType::parallel);
   auto partial = linalg::GenericOp::create(rewriter, loc, partialTypes, inputs,
                                            partialInits, maps, iterators);
   IRMapping none;
   op.getRegion().cloneInto(&partial.getRegion(), none);
-  partial.getBlock()->insertArgument(op.getNumDpsInputs(), rewriter.getI1Type(),
-                                     loc);
+  for (unsigned extra = op.getNumDpsInputs(); extra < inputs.size(); ++extra)
+    partial.getBlock()->insertArgument(extra, rewriter.getI1Type(), loc);
   // linalg.index of the op's loops, renumbered; the split loop's index is
   // its block's start plus the index inside the block.
   Block *body = partial.getBlock();
@@ -186,6 +255,15 @@ static void splitSum(linalg::GenericOp op, Split split,
     rewriter.setInsertionPoint(index);
     uint64_t dim = index.getDim();
     Value inner = linalg::IndexOp::create(rewriter, index.getLoc(), dim + 1);
+    if (laned && dim == laneLoop) {
+      Value laneIndex =
+          linalg::IndexOp::create(rewriter, index.getLoc(), numLoops + 1);
+      Value step =
+          arith::MulIOp::create(rewriter, index.getLoc(), inner,
+                                arith::ConstantIndexOp::create(
+                                    rewriter, index.getLoc(), split.lanes));
+      inner = arith::AddIOp::create(rewriter, index.getLoc(), step, laneIndex);
+    }
     if (dim == split.loop) {
       Value block = linalg::IndexOp::create(rewriter, index.getLoc(), 0);
       Value start = arith::MulIOp::create(
@@ -196,18 +274,20 @@ static void splitSum(linalg::GenericOp op, Split split,
     rewriter.replaceOp(index, inner);
   }
 
-  // The sum of each output's partials, in block order, added to its init.
+  // The sum of each output's partials, in block order (and lane order in a
+  // block), added to its init.
   rewriter.setInsertionPoint(op);
   SmallVector<Value> sums;
   for (auto [partialSum, init] :
        llvm::zip_equal(partial.getResults(), op.getDpsInits())) {
     unsigned rank = cast<RankedTensorType>(partialSum.getType()).getRank();
     AffineMap all = AffineMap::getMultiDimIdentityMap(rank, ctx);
+    unsigned summed = laned ? 2 : 1;
     AffineMap withoutBlocks =
-        AffineMap::get(rank, 0, all.getResults().drop_back(), ctx);
-    SmallVector<utils::IteratorType> iterators(rank - 1,
+        AffineMap::get(rank, 0, all.getResults().drop_back(summed), ctx);
+    SmallVector<utils::IteratorType> iterators(rank - summed,
                                                utils::IteratorType::parallel);
-    iterators.push_back(utils::IteratorType::reduction);
+    iterators.append(summed, utils::IteratorType::reduction);
     auto sum = linalg::GenericOp::create(
         rewriter, loc, init.getType(), partialSum, init,
         ArrayRef<AffineMap>{all, withoutBlocks}, iterators,
@@ -226,7 +306,8 @@ struct SplitLongSumsPass : amp::impl::SplitLongSumsBase<SplitLongSumsPass> {
   void runOnOperation() override {
     SmallVector<std::pair<linalg::GenericOp, Split>> work;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<Split> split = chooseSplit(op, minTerms, maxPartials))
+      if (std::optional<Split> split =
+              chooseSplit(op, minTerms, maxPartials, lanes))
         work.emplace_back(op, *split);
     });
     IRRewriter rewriter(&getContext());

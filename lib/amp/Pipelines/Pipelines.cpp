@@ -447,7 +447,11 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCPUFuseElementwise(fusion));
   // Long float sums (a loss over millions of elements, a bias gradient
   // over batch x height x width) in blocks: accurate, and parallel.
-  pm.addNestedPass<func::FuncOp>(createSplitLongSums());
+  // The innermost reduction loop in 16 interleaved partial sums too: one
+  // AVX-512 vector of f32 lanes instead of one scalar chain.
+  SplitLongSumsOptions longSums;
+  longSums.lanes = 16;
+  pm.addNestedPass<func::FuncOp>(createSplitLongSums(longSums));
   // Loops over contiguous memory merged, so that the innermost loop the
   // vectorizer sees is long (an image plane, not a row).
   pm.addNestedPass<func::FuncOp>(createCPUCollapseContiguousLoops());
