@@ -504,26 +504,25 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
       return failure();
     model = rebatched;
   }
-  // Decomposed softmaxes as linalg.softmax, whose backward reads only the
-  // probabilities (amp-raise-softmax), on a copy.
-  if (options.raiseSoftmax) {
-    if (func::FuncOp raised = model.clone(); raiseSoftmax(raised)) {
-      if (rebatched)
-        rebatched.erase();
-      rebatched = model = raised;
-    } else {
-      raised.erase();
+  // A rewrite of the model on a copy, which replaces it when the rewrite
+  // changed something (the module stays unchanged on error).
+  auto rewriteCopy = [&](llvm::function_ref<bool(func::FuncOp)> rewrite) {
+    func::FuncOp copy = model.clone();
+    if (!rewrite(copy)) {
+      copy.erase();
+      return;
     }
-  }
-  // Splats and elided blobs that several ops read are distinct weights:
-  // one constant per use, on a copy (splitSharedConstants).
-  if (func::FuncOp split = model.clone(); splitSharedConstants(split)) {
     if (rebatched)
       rebatched.erase();
-    rebatched = model = split;
-  } else {
-    split.erase();
-  }
+    rebatched = model = copy;
+  };
+  // Decomposed softmaxes as linalg.softmax, whose backward reads only the
+  // probabilities (amp-raise-softmax).
+  if (options.raiseSoftmax)
+    rewriteCopy(raiseSoftmax);
+  // Splats and elided blobs that several ops read are distinct weights:
+  // one constant per use (splitSharedConstants).
+  rewriteCopy(splitSharedConstants);
   Operation *ret = model.getBody().front().getTerminator();
 
   FailureOr<Type> supervision =
