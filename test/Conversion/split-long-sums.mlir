@@ -46,20 +46,22 @@
 //       CHECK:     linalg.yield %[[ADD]]
 //       CHECK:   return %[[SUM]]
 // lanes=16 (the CPU lowering's): the innermost loop, w (56 in every
-// block; the input's last dimension), also runs as 4 steps of 14
-// interleaved lanes (the largest divisor of 56 up to 16), a parallel loop
-// of its own; the partials get a trailing dimension of 14, summed after
-// the blocks' in the second generic.
+// block; the input's last dimension), also runs as interleaved lanes, a
+// parallel loop of its own: no multiple of 16 divides 56, which is at
+// most 4 x 16, so the whole row (56 lanes, one step; LLVM vectorizes no
+// loop under 16 iterations, 4 x 14 would stay scalar). The partials get a
+// trailing dimension of 56, summed after the blocks' in the second
+// generic.
 // LANES-LABEL: func.func @bias_grad
-//       LANES:   tensor.empty() : tensor<4x14xi1>
-//       LANES:   %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<4x56x14xf32>
+//       LANES:   tensor.empty() : tensor<1x56xi1>
+//       LANES:   %[[FILL:.*]] = linalg.fill {{.*}} -> tensor<4x56x56xf32>
 //       LANES:   %[[PARTIAL:.*]] = linalg.generic
-//  LANES-SAME:     [affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d0 + d3, d4 * 14 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d0, d5)>]
+//  LANES-SAME:     [affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d0 + d3, d4 * 56 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d0, d5)>]
 //  LANES-SAME:     iterator_types = ["parallel", "reduction", "parallel", "reduction", "reduction", "parallel"]
 //       LANES:   linalg.generic
 //  LANES-SAME:     [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>]
 //  LANES-SAME:     iterator_types = ["parallel", "reduction", "reduction"]
-//  LANES-SAME:     ins(%[[PARTIAL]] : tensor<4x56x14xf32>)
+//  LANES-SAME:     ins(%[[PARTIAL]] : tensor<4x56x56xf32>)
 func.func @bias_grad(%dy: tensor<8x4x56x56xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
   %r = linalg.generic {indexing_maps = [#in4, #ch4], iterator_types = ["reduction", "parallel", "reduction", "reduction"]}
       ins(%dy : tensor<8x4x56x56xf32>) outs(%init : tensor<4xf32>) {

@@ -69,6 +69,15 @@ static int64_t chooseLanes(linalg::GenericOp op, const Split &split,
          }) != 1))
       return 1;
   }
+  // A multiple of `lanes` when one divides the extent; else the whole
+  // loop when it has between `lanes` and 4 x `lanes` iterations (LLVM
+  // vectorizes no loop of fewer than 16 iterations: a 28-wide row is
+  // better as 28 lanes than as 2 x 14); else the largest divisor in
+  // [lanes / 4, lanes].
+  if (extent % lanes == 0)
+    return lanes;
+  if (extent >= lanes && extent <= 4 * lanes)
+    return extent;
   for (int64_t l = lanes; l >= std::max<int64_t>(2, lanes / 4); --l)
     if (extent % l == 0)
       return l;
