@@ -40,11 +40,12 @@ struct Split {
   int64_t lanes = 1;
 };
 
-/// The lanes of the innermost loop of `op` (its last loop) for `split`:
-/// the largest divisor of its extent (inside a block when it is the split
-/// loop) in [lanes / 4, lanes], when that loop is a reduction of static
-/// extent that every input indexing it reads as its last dimension
-/// (consecutive elements); else 1.
+/// The lanes of the innermost loop of `op` (its last loop) for `split`,
+/// chosen from its extent E (inside a block when it is the split loop) as
+/// the pass description says (`lanes` when it divides E, E when it is in
+/// [lanes, 4 lanes], else the largest divisor of E in [lanes / 4, lanes]),
+/// when that loop is a reduction of static extent that every input
+/// indexing it reads as its last dimension (consecutive elements); else 1.
 static int64_t chooseLanes(linalg::GenericOp op, const Split &split,
                            int64_t lanes) {
   unsigned last = op.getNumLoops() - 1;
