@@ -7,7 +7,8 @@
 // amp-cpu-plan-buffers places the temporaries of a function's entry block
 // (static, freed once in that block) in one arena: buffers alive at the
 // same time get disjoint byte ranges, a buffer allocated after another is
-// freed may reuse its bytes. The largest is placed first.
+// freed may reuse its bytes. The largest is placed first (and two other
+// orders are tried; the smallest arena is kept: @orders).
 
 // %a (4 KB) and %b (1 KB) are alive together; %c (2 KB) is allocated after
 // both are freed. Placed by size: %a at 0, %c at 0 (neither alive with it),
@@ -38,6 +39,32 @@ func.func @lifetimes(%x: f32, %y: f16) {
   %c = memref.alloc() : memref<512xf32>
   linalg.fill ins(%x : f32) outs(%c : memref<512xf32>)
   memref.dealloc %c : memref<512xf32>
+  return
+}
+
+// -----
+
+// A chain of lifetimes %a-%b-%c-%d (each alive with its neighbours only),
+// 192, 192, 128 and 256 bytes. Largest first: %d at 0, %a at 0, %b at 192,
+// %c, alive with %d (0-256) and %b (192-384), at 384: 512 bytes. By size
+// x lifetime (%d, %b, %a, %c): %d and %b at 0, %a at 192, %c at 256: 384
+// bytes, the arena kept.
+// CHECK-LABEL: func.func @orders
+// CHECK-SAME:  attributes {amp.cpu_buffer_peak = 384 : i64}
+// CHECK-NEXT:  memref.alloc() {alignment = 64 : i64} : memref<384xi8>
+func.func @orders(%x: i8) {
+  %a = memref.alloc() : memref<192xi8>
+  linalg.fill ins(%x : i8) outs(%a : memref<192xi8>)
+  %b = memref.alloc() : memref<192xi8>
+  linalg.fill ins(%x : i8) outs(%b : memref<192xi8>)
+  memref.dealloc %a : memref<192xi8>
+  %c = memref.alloc() : memref<128xi8>
+  linalg.fill ins(%x : i8) outs(%c : memref<128xi8>)
+  memref.dealloc %b : memref<192xi8>
+  %d = memref.alloc() : memref<256xi8>
+  linalg.fill ins(%x : i8) outs(%d : memref<256xi8>)
+  memref.dealloc %c : memref<128xi8>
+  memref.dealloc %d : memref<256xi8>
   return
 }
 

@@ -45,6 +45,7 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-autocast", "precision=bf16"},
     {"amp-build-train-step", "loss=mse optimizer=adamw weight-decay=0.01"},
     {"amp-build-train-step", "loss=none optimizer=sgd"},
+    {"amp-build-train-step", "raise-softmax=false"},
     {"amp-autocast", "precision=f32"},
     {"amp-chunk-batch-reductions", "chunks=2"},
     {"amp-loss-scaling", "mode=static init-scale=1024"},
@@ -58,6 +59,8 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-mixed-precision", "precision=bf16 recompute=false "
                             "keep-accumulators-low=false"},
     {"amp-recompute-for-backward", "elementwise=false"},
+    // Interleaved partial sums (the CPU lowering's; the default is none).
+    {"amp-split-long-sums", "lanes=16 min-terms=64"},
     // The AVX512_BF16 kernel (IR only: the corpus runs no code).
     {"amp-cpu-tile-contractions",
      "bf16-dot=true dot-tile-rows=5 dot-tile-cols=48"},
