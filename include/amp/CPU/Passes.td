@@ -440,6 +440,51 @@ def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
+  let summary = "Lower elementwise linalg.generic ops on buffers to loops "
+                "over vectors of their innermost row (CPU)";
+  let description = [{
+    CPU lowering, on buffers, after `amp-cpu-accumulate-in-registers` and
+    right before `convert-linalg-to-loops` (which lowers everything this
+    pass leaves). A `linalg.generic` whose innermost loop is parallel with a
+    static extent W >= 2 becomes `scf.for` loops over its other dimensions
+    (the op's order, reductions included) around vectors of that row:
+    `vector.load` / `vector.store` of 16 elements at a time and one vector
+    of the W mod 16 that remain, the body's ops cloned on vectors.
+
+    Why: LLVM's loop vectorizer declines the rows of an image model.
+    Rows shorter than 16 (14, 7) get no runtime alias checks at all; rows of
+    28 are fully unrolled before it runs; and its cost model prices an
+    f16 <-> f32 conversion (F16C's `vcvtph2ps` / `vcvtps2ph`) as scalar
+    work, so the im2col copies, batch-norm passes and casts of an f16 step
+    ran one `vpinsrw` + `vcvtph2ps` per element. Here the vectors are
+    explicit; LLVM only has to split them into registers.
+
+    Which ops: a row of fewer than 64 elements, or any f16 value (operand
+    or body); longer f32 / bf16 rows vectorize in LLVM already. Every
+    operand's map has the innermost loop in its last result only, with
+    coefficient 1 (`d2 + d4` of an im2col window is fine), over a memref
+    whose innermost stride is 1, or not at all (a broadcast: one scalar
+    load); every output has it. Element types are integers or floats of 8
+    bits or more (an `i1` vector is stored packed). The body holds only
+    ops with the Elementwise and Vectorizable traits (arith, math) and
+    scalar constants, no `linalg.index`. No output may share bytes with
+    another operand (`mayShareBytes`, Analysis/BufferUses) unless it is
+    that same buffer read through the same map: a vector reads W elements
+    before it writes any.
+
+    Numerics: none. Each element is computed by the same ops from the same
+    operands (a vector `math.exp` becomes the same libm calls), and the
+    loops of the other dimensions keep their order, so the results are the
+    same bits (test `cpu-vectorize-rows.mlir`; amp-run `--dump-state`
+    digests of whole steps).
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CPUAccumulateInRegisters
     : Pass<"amp-cpu-accumulate-in-registers", "func::FuncOp"> {
   let summary = "Lower linalg ops on buffers with reduction loops to loops "

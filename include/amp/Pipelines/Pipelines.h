@@ -94,6 +94,11 @@ struct LowerToLLVMConfig {
   /// off, they run as loop nests. Not the same bits: the GEMM sums each
   /// output's terms in another order.
   bool convolutionsAsGemm = true;
+  /// Elementwise linalg.generic ops with short rows (< 64) or f16 values
+  /// as loops over explicit vectors of their innermost row
+  /// (amp-cpu-vectorize-rows), where LLVM's loop vectorizer leaves them
+  /// scalar. Same bits.
+  bool vectorizeRows = true;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -121,8 +126,14 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::desc("Convolutions and their gradients as one GEMM per image "
                      "on the micro-kernels (im2col; default on)"),
       llvm::cl::init(true)};
+  Option<bool> vectorizeRows{
+      *this, "vectorize-rows",
+      llvm::cl::desc("Elementwise ops with short rows or f16 values as "
+                     "loops over vectors of their innermost row "
+                     "(amp-cpu-vectorize-rows; default on, same bits)"),
+      llvm::cl::init(true)};
   LowerToLLVMConfig toConfig() const {
-    return {threads, fuse, bf16Dot, convolutionsAsGemm};
+    return {threads, fuse, bf16Dot, convolutionsAsGemm, vectorizeRows};
   }
 };
 

@@ -10,6 +10,7 @@
 
 #include "amp/CPU/Passes.h"
 
+#include "LoopIndices.h"
 #include "amp/Analysis/BufferUses.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -141,24 +142,6 @@ static std::optional<AccumulatorPlan> planAccumulators(linalg::LinalgOp op) {
   return plan;
 }
 
-/// `map`'s results at the loop induction variables `ivs` (indexed by loop
-/// position in the op): a dimension is its variable, anything else an
-/// affine.apply (lower-affine expands it later).
-static SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map,
-                                    ArrayRef<Value> ivs) {
-  SmallVector<Value> indices;
-  for (AffineExpr expr : map.getResults()) {
-    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
-      indices.push_back(ivs[dim.getPosition()]);
-      continue;
-    }
-    AffineMap single = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
-                                      expr, b.getContext());
-    indices.push_back(affine::AffineApplyOp::create(b, loc, single, ivs));
-  }
-  return indices;
-}
-
 /// Lowers `op` by `plan` (planAccumulators).
 static void lowerWithAccumulators(linalg::LinalgOp op,
                                   const AccumulatorPlan &plan,
@@ -211,7 +194,7 @@ static void lowerWithAccumulators(linalg::LinalgOp op,
       setInner(b, l, t);
       for (OpOperand &init : op.getDpsInitsMutable()) {
         outIndices.push_back(
-            indicesAt(b, l, op.getMatchingIndexingMap(&init), ivs));
+            indicesAtLoops(b, l, op.getMatchingIndexingMap(&init), ivs));
         inits.push_back(
             memref::LoadOp::create(b, l, init.get(), outIndices.back()));
       }
@@ -231,7 +214,8 @@ static void lowerWithAccumulators(linalg::LinalgOp op,
               if (isa<MemRefType>(value.getType()))
                 value = memref::LoadOp::create(
                     nb, nl, value,
-                    indicesAt(nb, nl, op.getMatchingIndexingMap(input), ivs));
+                    indicesAtLoops(nb, nl, op.getMatchingIndexingMap(input),
+                                   ivs));
               map.map(body->getArgument(input->getOperandNumber()), value);
             }
             for (unsigned k = 0; k < numInits; ++k)

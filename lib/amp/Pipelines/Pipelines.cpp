@@ -472,6 +472,10 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // The ops with reduction loops that are left: their output elements (a
   // tile of up to 8) carried in registers across the reductions.
   pm.addNestedPass<func::FuncOp>(createCPUAccumulateInRegisters());
+  // The elementwise ops left: rows LLVM would leave scalar (short, or f16
+  // conversions) as explicit vectors.
+  if (config.vectorizeRows)
+    pm.addNestedPass<func::FuncOp>(createCPUVectorizeRows());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());

@@ -1,0 +1,38 @@
+//===- LoopIndices.h - Indexing-map results at loop variables ---*- C++ -*-===//
+//
+// Shared by the CPU passes that lower linalg ops on buffers to their own
+// loops (amp-cpu-accumulate-in-registers, amp-cpu-vectorize-rows).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef AMP_LIB_CPU_LOOPINDICES_H
+#define AMP_LIB_CPU_LOOPINDICES_H
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::amp {
+
+/// `map`'s results at the loop induction variables `ivs` (indexed by loop
+/// position in the op, one per dimension of `map`): a dimension is its
+/// variable, anything else an `affine.apply` (lower-affine expands it
+/// later).
+inline SmallVector<Value> indicesAtLoops(OpBuilder &b, Location loc,
+                                         AffineMap map, ArrayRef<Value> ivs) {
+  SmallVector<Value> indices;
+  for (AffineExpr expr : map.getResults()) {
+    if (auto dim = dyn_cast<AffineDimExpr>(expr)) {
+      indices.push_back(ivs[dim.getPosition()]);
+      continue;
+    }
+    AffineMap single = AffineMap::get(map.getNumDims(), map.getNumSymbols(),
+                                      expr, b.getContext());
+    indices.push_back(affine::AffineApplyOp::create(b, loc, single, ivs));
+  }
+  return indices;
+}
+
+} // namespace mlir::amp
+
+#endif // AMP_LIB_CPU_LOOPINDICES_H
