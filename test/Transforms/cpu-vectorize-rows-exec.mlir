@@ -22,7 +22,7 @@
 // RUN: grep -v base@ %t.ref > %t.ref.data
 // RUN: diff %t.ours.data %t.ref.data
 // RUN: FileCheck %s < %t.ours
-// The pass did lower cases 1-4 and left case 5 to LLVM.
+// The pass did lower cases 1-4 and 6 and left case 5 to LLVM.
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @main
 // IR:       vector.load {{.*}} : memref<2x9x9xf16>, vector<7xf16>
@@ -42,9 +42,11 @@
 // IR:       vector.store {{.*}} vector<7xf16>
 // IR:       linalg.generic
 // IR:       linalg.yield
+// IR:       vector.step : vector<9xindex>
+// IR:       vector.store {{.*}} : memref<2x3x7x9xf32>, vector<9xf32>
 // IR-NOT:   linalg.
 
-// CHECK-COUNT-5: Unranked Memref base@ = {{.*}} rank = {{[0-9]}}
+// CHECK-COUNT-6: Unranked Memref base@ = {{.*}} rank = {{[0-9]}}
 
 #s1 = affine_map<(i) -> (i)>
 #im2col_in = affine_map<(c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>
@@ -53,6 +55,8 @@
 #c3 = affine_map<(n, c, l) -> (c)>
 #cl3 = affine_map<(n, c, l) -> (c, l)>
 #l3 = affine_map<(n, c, l) -> (l)>
+#winmap = affine_map<(c, kh, oh, ow) -> (c, oh - kh + 2, ow)>
+#colmap = affine_map<(c, kh, oh, ow) -> (c, kh, oh, ow)>
 
 func.func private @printMemrefI32(memref<*xi32>)
 
@@ -216,5 +220,36 @@ func.func @main() {
     linalg.yield %m : f32
   }
   call @print(%lf) : (memref<?xf32>) -> ()
+
+  // 6. An input-gradient window of the f16 image: zero where the window's
+  //    row leaves the image (a scalar test per vector), plus a term of the
+  //    column's index (linalg.index of the row: start + step).
+  %wf = memref.alloc() : memref<2x3x7x9xf32>
+  %c2 = arith.constant 2 : index
+  %c5 = arith.constant 5 : index
+  %zero6 = arith.constant 0.0 : f32
+  %eighth = arith.constant 0.125 : f32
+  %win = memref.subview %x[0, 0, 0] [2, 9, 9] [1, 1, 1] : memref<2x9x9xf16> to memref<2x9x9xf16, strided<[81, 9, 1]>>
+  linalg.generic {indexing_maps = [#winmap, #colmap],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%win : memref<2x9x9xf16, strided<[81, 9, 1]>>) outs(%wf : memref<2x3x7x9xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %e = arith.extf %a : f16 to f32
+    %oh = linalg.index 2 : index
+    %kh = linalg.index 1 : index
+    %r = arith.subi %oh, %kh : index
+    %in = arith.cmpi ult, %r, %c5 : index
+    %m = arith.select %in, %e, %zero6 : f32
+    %ow = linalg.index 3 : index
+    %odd = arith.remui %ow, %c2 : index
+    %oi = arith.index_cast %odd : index to i32
+    %of = arith.sitofp %oi : i32 to f32
+    %t = arith.mulf %of, %eighth : f32
+    %v = arith.addf %m, %t : f32
+    linalg.yield %v : f32
+  }
+  %wflat = memref.collapse_shape %wf [[0, 1, 2, 3]] : memref<2x3x7x9xf32> into memref<378xf32>
+  %wd = memref.cast %wflat : memref<378xf32> to memref<?xf32>
+  call @print(%wd) : (memref<?xf32>) -> ()
   return
 }

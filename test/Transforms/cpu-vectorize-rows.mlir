@@ -12,8 +12,8 @@
 // CHECK:         scf.for %[[I:.*]] =
 // CHECK:           %[[X:.*]] = vector.load %{{.*}}[%[[I]], %{{.*}}] : memref<8x14xf32>, vector<14xf32>
 // CHECK:           %[[S:.*]] = vector.load %{{.*}}[%{{.*}}] : memref<14xf32>, vector<14xf32>
-// CHECK:           %[[B:.*]] = vector.broadcast %{{.*}} : f32 to vector<14xf32>
 // CHECK:           %[[M:.*]] = arith.mulf %[[X]], %[[S]] : vector<14xf32>
+// CHECK:           %[[B:.*]] = vector.broadcast %{{.*}} : f32 to vector<14xf32>
 // CHECK:           %[[A:.*]] = arith.addf %[[M]], %[[B]] : vector<14xf32>
 // CHECK:           vector.store %[[A]], %{{.*}}[%[[I]], %{{.*}}] : memref<8x14xf32>, vector<14xf32>
 // CHECK-NOT:     linalg.generic
@@ -33,16 +33,66 @@ func.func @short_row(%x: memref<8x14xf32>, %s: memref<14xf32>, %b: f32,
 
 // -----
 
+#win = affine_map<(c, kh, oh, ow) -> (c, oh - kh + 2, ow)>
+#col = affine_map<(c, kh, oh, ow) -> (c, kh, oh, ow)>
+
+// An input-gradient im2col: a padded f16 window row, zero where the
+// window's row is outside the image. The row test does not depend on the
+// row (ow): one scalar compare per vector, and the select takes it as is. linalg.index of the row is the
+// row's start plus a step vector.
+// CHECK-LABEL: func.func @window_mask
+// CHECK:         scf.for %[[C:.*]] =
+// CHECK:           scf.for %[[KH:.*]] =
+// CHECK:             scf.for %[[OH:.*]] =
+// CHECK:               %[[X:.*]] = vector.load {{.*}} : memref<2x18x16xf16, strided<[288, 16, 1], offset: ?>>, vector<16xf16>
+// CHECK:               %[[E:.*]] = arith.extf %[[X]] : vector<16xf16> to vector<16xf32>
+// CHECK:               %[[R:.*]] = arith.subi %[[OH]], %[[KH]] : index
+// CHECK:               %[[IN:.*]] = arith.cmpi slt, %[[R]], %{{.*}} : index
+// CHECK:               %[[STEP:.*]] = vector.step : vector<16xindex>
+// CHECK:               %[[OW:.*]] = arith.addi %{{.*}}, %[[STEP]] : vector<16xindex>
+// CHECK:               %[[ODD:.*]] = arith.remui %[[OW]], %{{.*}} : vector<16xindex>
+// CHECK:               arith.select %[[IN]], %[[E]], %{{.*}} : vector<16xf32>
+// CHECK:               arith.index_cast %[[ODD]] : vector<16xindex> to vector<16xi32>
+// CHECK:               vector.store {{.*}} : memref<2x3x16x16xf32>, vector<16xf32>
+func.func @window_mask(%x: memref<2x18x16xf16, strided<[288, 16, 1], offset: ?>>,
+                       %col: memref<2x3x16x16xf32>) {
+  %c14 = arith.constant 14 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  linalg.generic {indexing_maps = [#win, #col],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : memref<2x18x16xf16, strided<[288, 16, 1], offset: ?>>)
+      outs(%col : memref<2x3x16x16xf32>) {
+  ^bb0(%a: f16, %o: f32):
+    %e = arith.extf %a : f16 to f32
+    %oh = linalg.index 2 : index
+    %kh = linalg.index 1 : index
+    %r = arith.subi %oh, %kh : index
+    %in = arith.cmpi slt, %r, %c14 : index
+    %ow = linalg.index 3 : index
+    %odd = arith.remui %ow, %c2 : index
+    %m = arith.select %in, %e, %zero : f32
+    %z = arith.index_cast %odd : index to i32
+    %zf = arith.sitofp %z : i32 to f32
+    %v = arith.addf %m, %zf : f32
+    linalg.yield %v : f32
+  }
+  return
+}
+
+// -----
+
 #id2 = affine_map<(i, j) -> (i, j)>
 #tr2 = affine_map<(i, j) -> (j, i)>
 
 // Left alone: a transposed read (the row is not the input's last index),
-// a long f32 row, a body that reads linalg.index, an i1 output.
+// a long f32 row, a row of 3, an i1 output.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-4: linalg.generic
 // CHECK-NOT:     vector.
 func.func @left_alone(%t: memref<14x8xf32>, %y: memref<8x14xf32>,
-                      %long: memref<8x64xf32>, %m: memref<8x14xi1>) {
+                      %long: memref<8x64xf32>, %m: memref<8x14xi1>,
+                      %three: memref<8x3xf16>) {
   linalg.generic {indexing_maps = [#tr2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%t : memref<14x8xf32>) outs(%y : memref<8x14xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -55,12 +105,10 @@ func.func @left_alone(%t: memref<14x8xf32>, %y: memref<8x14xf32>,
     linalg.yield %r : f32
   }
   linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
-      outs(%y : memref<8x14xf32>) {
-  ^bb0(%o: f32):
-    %i = linalg.index 1 : index
-    %c = arith.index_cast %i : index to i32
-    %f = arith.sitofp %c : i32 to f32
-    linalg.yield %f : f32
+      outs(%three : memref<8x3xf16>) {
+  ^bb0(%o: f16):
+    %r = arith.addf %o, %o : f16
+    linalg.yield %r : f16
   }
   linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%y : memref<8x14xf32>) outs(%m : memref<8x14xi1>) {

@@ -460,15 +460,24 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     ran one `vpinsrw` + `vcvtph2ps` per element. Here the vectors are
     explicit; LLVM only has to split them into registers.
 
-    Which ops: a row of fewer than 64 elements, or any f16 value (operand
-    or body); longer f32 / bf16 rows vectorize in LLVM already. Every
+    Which ops: `linalg.generic`, and `linalg.copy` / `linalg.fill` /
+    `linalg.map` (generalized first); a row of fewer than 64 elements, or
+    any f16 value (operand or body; then dynamic rows too, in vectors of
+    16 and the rest one element at a time); longer f32 / bf16 rows
+    vectorize in LLVM already. Every
     operand's map has the innermost loop in its last result only, with
     coefficient 1 (`d2 + d4` of an im2col window is fine), over a memref
     whose innermost stride is 1, or not at all (a broadcast: one scalar
     load); every output has it. Element types are integers or floats of 8
-    bits or more (an `i1` vector is stored packed). The body holds only
-    ops with the Elementwise and Vectorizable traits (arith, math) and
-    scalar constants, no `linalg.index`. No output may share bytes with
+    bits or more (an `i1` vector is stored packed; an `i1` input along
+    the row is read one element at a time). The body holds only ops with
+    the Elementwise and Vectorizable traits (arith, math), constants and
+    `linalg.index`. Body values that do not depend on the row (a
+    per-channel scale, a window's row bounds: `linalg.index` of another
+    loop) stay scalars, computed once per vector; `linalg.index` of the
+    row is its start plus `vector.step`; an `arith.select` with a scalar
+    condition keeps it scalar. Rows of fewer than 4 elements are left
+    alone. No output may share bytes with
     another operand (`mayShareBytes`, Analysis/BufferUses) unless it is
     that same buffer read through the same map: a vector reads W elements
     before it writes any.

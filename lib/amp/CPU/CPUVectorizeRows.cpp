@@ -35,6 +35,10 @@ using namespace mlir::amp;
 /// LLVM splits wider vectors).
 constexpr int64_t kLanes = 16;
 
+/// Rows shorter than this are left as they are (a vector of 2 or 3 saves
+/// nothing).
+constexpr int64_t kShortestRow = 4;
+
 /// Rows at least this long whose values are not f16 are left to LLVM's
 /// loop vectorizer, which handles them (the contiguous elementwise ops
 /// that amp-cpu-collapse-contiguous-loops merged into long loops).
@@ -58,7 +62,13 @@ static RowAccess rowAccess(AffineExpr expr, unsigned dim) {
 }
 
 static bool isScalarValueType(Type type) {
-  return (isa<FloatType>(type) || isa<IntegerType>(type));
+  return isa<FloatType, IntegerType>(type);
+}
+
+/// A type a body value may have: a scalar, or an index (loop indices and
+/// the arithmetic on them; vectors of them are vectors of i64 in LLVM).
+static bool isBodyValueType(Type type) {
+  return isScalarValueType(type) || type.isIndex();
 }
 
 /// A memref element type a vector can be loaded from and stored to as
@@ -87,15 +97,17 @@ static std::optional<int64_t> rowToVectorize(linalg::GenericOp op) {
     return std::nullopt;
   int64_t width = op.getStaticLoopRanges().back();
   bool dynamic = ShapedType::isDynamic(width);
-  if (!dynamic && width < 2)
+  if (!dynamic && width < kShortestRow)
     return std::nullopt;
 
   bool f16 = false;
   auto noteType = [&](Type type) { f16 |= getElementTypeOrSelf(type).isF16(); };
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
+    if (isa<linalg::IndexOp>(inner))
+      continue;
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
-      if (!isScalarValueType(constant.getType()))
+      if (!isBodyValueType(constant.getType()))
         return std::nullopt;
       continue;
     }
@@ -105,7 +117,7 @@ static std::optional<int64_t> rowToVectorize(linalg::GenericOp op) {
       return std::nullopt;
     for (Type type :
          llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes())) {
-      if (!isScalarValueType(type))
+      if (!isBodyValueType(type))
         return std::nullopt;
       noteType(type);
     }
@@ -163,38 +175,39 @@ static std::optional<int64_t> rowToVectorize(linalg::GenericOp op) {
 }
 
 /// Emits one vector of `width` elements of `op`'s row starting at
-/// `ivs.back()`: the operands loaded (or broadcast), the body on vectors,
-/// the yielded vectors stored.
+/// `ivs.back()`: the operands loaded (or broadcast), the body, the yielded
+/// values stored. Body values that do not depend on the row (a per-channel
+/// scale, a window's row bounds) stay scalars, computed once per vector;
+/// the others are vectors.
 static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
                           ArrayRef<Value> ivs, int64_t width) {
   unsigned row = op.getNumLoops() - 1;
   Block *body = op.getBlock();
-  IRMapping vectors;
+  IRMapping scalars, vectors;
   auto vectorOf = [&](Type scalar) { return VectorType::get({width}, scalar); };
-  // A scalar from outside the body (or a broadcast operand) as a vector.
-  auto broadcast = [&](Value scalar) -> Value {
-    if (Value mapped = vectors.lookupOrNull(scalar);
-        mapped && isa<VectorType>(mapped.getType()))
-      return mapped;
+  // A body value as a vector: its vector, or its scalar broadcast.
+  auto asVector = [&](Value value) -> Value {
+    if (Value vector = vectors.lookupOrNull(value))
+      return vector;
+    Value scalar = scalars.lookupOrDefault(value);
     return vector::BroadcastOp::create(b, loc, vectorOf(scalar.getType()),
                                        scalar);
   };
   for (OpOperand &operand : op->getOpOperands()) {
     BlockArgument arg = body->getArgument(operand.getOperandNumber());
-    if (op.isDpsInit(&operand) && arg.use_empty())
+    if (arg.use_empty())
       continue;
     Value source = operand.get();
     if (!isa<MemRefType>(source.getType())) {
-      vectors.map(arg, broadcast(source));
+      scalars.map(arg, source);
       continue;
     }
     AffineMap map = op.getMatchingIndexingMap(&operand);
     SmallVector<Value> indices = indicesAtLoops(b, loc, map, ivs);
     bool alongRow =
         map.getNumResults() && map.getResults().back().isFunctionOfDim(row);
-    Value value;
     if (!alongRow) {
-      value = broadcast(memref::LoadOp::create(b, loc, source, indices));
+      scalars.map(arg, memref::LoadOp::create(b, loc, source, indices));
     } else if (arg.getType().isInteger(1)) {
       // One element at a time: in memory an i1 takes a byte, in a vector a
       // bit.
@@ -205,23 +218,43 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
             b, loc, getAffineDimExpr(0, b.getContext()) + i, at.back());
         elements.push_back(memref::LoadOp::create(b, loc, source, at));
       }
-      value = vector::FromElementsOp::create(b, loc, vectorOf(arg.getType()),
-                                             elements);
+      vectors.map(arg, vector::FromElementsOp::create(
+                           b, loc, vectorOf(arg.getType()), elements));
     } else {
-      value = vector::LoadOp::create(b, loc, vectorOf(arg.getType()), source,
-                                     indices);
+      vectors.map(arg, vector::LoadOp::create(b, loc, vectorOf(arg.getType()),
+                                              source, indices));
     }
-    vectors.map(arg, value);
   }
   for (Operation &inner : body->without_terminator()) {
-    if (isa<arith::ConstantOp>(inner)) {
-      Operation *scalar = b.clone(inner);
-      vectors.map(inner.getResult(0), broadcast(scalar->getResult(0)));
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      if (index.getDim() != row) {
+        scalars.map(index.getResult(), ivs[index.getDim()]);
+        continue;
+      }
+      // The row's indices: its start plus 0, 1, ..., width - 1.
+      Value start = vector::BroadcastOp::create(
+          b, loc, vectorOf(b.getIndexType()), ivs.back());
+      Value step = vector::StepOp::create(b, loc, vectorOf(b.getIndexType()));
+      vectors.map(index.getResult(),
+                  arith::AddIOp::create(b, loc, start, step));
+      continue;
+    }
+    bool varying = llvm::any_of(inner.getOperands(), [&](Value operand) {
+      return vectors.contains(operand);
+    });
+    if (!varying) {
+      b.clone(inner, scalars);
       continue;
     }
     OperationState state(loc, inner.getName());
-    for (Value operand : inner.getOperands())
-      state.addOperands(broadcast(operand));
+    for (OpOperand &operand : inner.getOpOperands()) {
+      // arith.select takes one scalar condition for whole vectors.
+      bool scalarCondition = isa<arith::SelectOp>(inner) &&
+                             operand.getOperandNumber() == 0 &&
+                             !vectors.contains(operand.get());
+      state.addOperands(scalarCondition ? scalars.lookupOrDefault(operand.get())
+                                        : asVector(operand.get()));
+    }
     state.addTypes(vectorOf(inner.getResult(0).getType()));
     state.addAttributes(inner.getAttrs());
     vectors.map(inner.getResult(0), b.create(state)->getResult(0));
@@ -230,7 +263,7 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
        llvm::enumerate(body->getTerminator()->getOperands())) {
     OpOperand &init = op.getDpsInitsMutable()[k];
     vector::StoreOp::create(
-        b, loc, broadcast(yielded), init.get(),
+        b, loc, asVector(yielded), init.get(),
         indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs));
   }
 }
