@@ -22,7 +22,7 @@
 // RUN: grep -v base@ %t.ref > %t.ref.data
 // RUN: diff %t.ours.data %t.ref.data
 // RUN: FileCheck %s < %t.ours
-// The pass did lower cases 1-4 and 6 and left case 5 to LLVM.
+// The pass did lower cases 1-4 and 6-9 and left case 5 to LLVM.
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @main
 // IR:       vector.load {{.*}} : memref<2x9x9xf16>, vector<7xf16>
@@ -44,9 +44,18 @@
 // IR:       linalg.yield
 // IR:       vector.step : vector<9xindex>
 // IR:       vector.store {{.*}} : memref<2x3x7x9xf32>, vector<9xf32>
+// IR:       vector.load {{.*}} : memref<1x2x8x8xf16>, vector<7xf16>
+// IR:       vector.shuffle {{.*}} [0, 2, 4, 6] : vector<7xf16>, vector<7xf16>
+// IR:       arith.maximumf {{.*}} : vector<4xf16>
+// IR:       vector.store {{.*}} : memref<1x2x4x4xf16>, vector<4xf16>
+// IR:       arith.minsi {{.*}} : vector<4xi8>
+// IR:       vector.store {{.*}} : memref<1x2x4x4xi8>, vector<4xi8>
+// IR:       vector.shuffle {{.*}} [0, 0, 1, 1, 2, 2, 3, 3] : vector<4xf16>, vector<4xf16>
+// IR:       arith.constant dense<[0, 1, 0, 1, 0, 1, 0, 1]> : vector<8xindex>
+// IR:       vector.store {{.*}} : memref<1x2x4x2x4x2xf16>, vector<8xf16>
 // IR-NOT:   linalg.
 
-// CHECK-COUNT-6: Unranked Memref base@ = {{.*}} rank = {{[0-9]}}
+// CHECK-COUNT-9: Unranked Memref base@ = {{.*}} rank = {{[0-9]}}
 
 #s1 = affine_map<(i) -> (i)>
 #im2col_in = affine_map<(c, kh, kw, oh, ow) -> (c, oh + kh, ow + kw)>
@@ -55,6 +64,11 @@
 #c3 = affine_map<(n, c, l) -> (c)>
 #cl3 = affine_map<(n, c, l) -> (c, l)>
 #l3 = affine_map<(n, c, l) -> (l)>
+#pool_in = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#pool_win = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#pool_out = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+#bw_in = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+#bw_out = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, kh, ow, kw)>
 #winmap = affine_map<(c, kh, oh, ow) -> (c, oh - kh + 2, ow)>
 #colmap = affine_map<(c, kh, oh, ow) -> (c, kh, oh, ow)>
 
@@ -120,6 +134,22 @@ func.func @print16(%v: memref<?xf16>) {
     memref.store %e, %w[%i] : memref<?xf32>
   }
   call @print(%w) : (memref<?xf32>) -> ()
+  return
+}
+
+// i8 printed through i32.
+func.func @print8(%v: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %v, %c0 : memref<?xi8>
+  %w = memref.alloc(%n) : memref<?xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %v[%i] : memref<?xi8>
+    %e = arith.extsi %x : i8 to i32
+    memref.store %e, %w[%i] : memref<?xi32>
+  }
+  %u = memref.cast %w : memref<?xi32> to memref<*xi32>
+  call @printMemrefI32(%u) : (memref<*xi32>) -> ()
   return
 }
 
@@ -251,5 +281,80 @@ func.func @main() {
   %wflat = memref.collapse_shape %wf [[0, 1, 2, 3]] : memref<2x3x7x9xf32> into memref<378xf32>
   %wd = memref.cast %wflat : memref<378xf32> to memref<?xf32>
   call @print(%wd) : (memref<?xf32>) -> ()
+
+  // 7. A 2 x 2, stride 2 max pooling of an f16 image (the named op,
+  //    generalized): rows of 4 window maxima, each lane's element 2 apart
+  //    (a wider load and a shuffle), the window's (kh, kw) inside.
+  %pin = memref.alloc() : memref<1x2x8x8xf16>
+  %pinflat = memref.collapse_shape %pin [[0, 1, 2, 3]] : memref<1x2x8x8xf16> into memref<128xf16>
+  %pind = memref.cast %pinflat : memref<128xf16> to memref<?xf16>
+  call @fill16(%pind) : (memref<?xf16>) -> ()
+  %pwin = memref.alloc() : memref<2x2xf16>
+  %pout = memref.alloc() : memref<1x2x4x4xf16>
+  %ninf = arith.constant 0xFC00 : f16
+  linalg.fill ins(%ninf : f16) outs(%pout : memref<1x2x4x4xf16>)
+  linalg.pooling_nchw_max {dilations = dense<1> : vector<2xi64>, strides = dense<2> : vector<2xi64>}
+      ins(%pin, %pwin : memref<1x2x8x8xf16>, memref<2x2xf16>)
+      outs(%pout : memref<1x2x4x4xf16>)
+  %poutflat = memref.collapse_shape %pout [[0, 1, 2, 3]] : memref<1x2x4x4xf16> into memref<32xf16>
+  %poutd = memref.cast %poutflat : memref<32xf16> to memref<?xf16>
+  call @print16(%poutd) : (memref<?xf16>) -> ()
+
+  // 8. Each window's first position of its maximum (i8, the lowest kh * 2
+  //    + kw that ties): the index from the inner loops' indices.
+  %tie = memref.alloc() : memref<1x2x4x4xi8>
+  %big = arith.constant 127 : i8
+  linalg.fill ins(%big : i8) outs(%tie : memref<1x2x4x4xi8>)
+  linalg.generic {indexing_maps = [#pool_in, #pool_win, #pool_out, #pool_out],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%pin, %pwin, %pout : memref<1x2x8x8xf16>, memref<2x2xf16>, memref<1x2x4x4xf16>)
+      outs(%tie : memref<1x2x4x4xi8>) {
+  ^bb0(%a: f16, %w: f16, %m: f16, %o: i8):
+    %am = arith.extf %a : f16 to f32
+    %mm = arith.extf %m : f16 to f32
+    %eq = arith.cmpf oeq, %am, %mm : f32
+    %kh = linalg.index 4 : index
+    %kw = linalg.index 5 : index
+    %c2i = arith.constant 2 : index
+    %k2 = arith.muli %kh, %c2i : index
+    %k = arith.addi %k2, %kw : index
+    %k8 = arith.index_cast %k : index to i8
+    %lo = arith.minsi %o, %k8 : i8
+    %r = arith.select %eq, %lo, %o : i8
+    linalg.yield %r : i8
+  }
+  %tieflat = memref.collapse_shape %tie [[0, 1, 2, 3]] : memref<1x2x4x4xi8> into memref<32xi8>
+  %tied = memref.cast %tieflat : memref<32xi8> to memref<?xi8>
+  call @print8(%tied) : (memref<?xi8>) -> ()
+
+  // 9. The pooling's gradient: each window position gets the gradient
+  //    where it is the window's tie index, else 0. Rows of (ow, kw) = 8
+  //    lanes: the gradient and the tie index repeat every lane twice.
+  %gin = memref.alloc() : memref<1x2x4x4xf16>
+  %ginflat = memref.collapse_shape %gin [[0, 1, 2, 3]] : memref<1x2x4x4xf16> into memref<32xf16>
+  %gind = memref.cast %ginflat : memref<32xf16> to memref<?xf16>
+  call @fill16(%gind) : (memref<?xf16>) -> ()
+  %gout = memref.alloc() : memref<1x2x4x2x4x2xf16>
+  linalg.generic {indexing_maps = [#bw_in, #bw_in, #bw_out],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]}
+      ins(%gin, %tie : memref<1x2x4x4xf16>, memref<1x2x4x4xi8>)
+      outs(%gout : memref<1x2x4x2x4x2xf16>) {
+  ^bb0(%g: f16, %t: i8, %o: f16):
+    %ge = arith.extf %g : f16 to f32
+    %kh = linalg.index 4 : index
+    %kw = linalg.index 5 : index
+    %c2i = arith.constant 2 : index
+    %k2 = arith.muli %kh, %c2i : index
+    %k = arith.addi %k2, %kw : index
+    %k8 = arith.index_cast %k : index to i8
+    %hit = arith.cmpi eq, %k8, %t : i8
+    %z = arith.constant 0.0 : f32
+    %v = arith.select %hit, %ge, %z : f32
+    %vt = arith.truncf %v : f32 to f16
+    linalg.yield %vt : f16
+  }
+  %goutflat = memref.collapse_shape %gout [[0, 1, 2, 3, 4, 5]] : memref<1x2x4x2x4x2xf16> into memref<128xf16>
+  %goutd = memref.cast %goutflat : memref<128xf16> to memref<?xf16>
+  call @print16(%goutd) : (memref<?xf16>) -> ()
   return
 }

@@ -86,13 +86,14 @@ func.func @window_mask(%x: memref<2x18x16xf16, strided<[288, 16, 1], offset: ?>>
 #tr2 = affine_map<(i, j) -> (j, i)>
 
 // Left alone: a transposed read (the row is not the input's last index),
-// a long f32 row, a row of 3, an i1 output.
+// a long f32 row, a row of 3 in rows of 4 (the two loops are not
+// contiguous), an i1 output.
 // CHECK-LABEL: func.func @left_alone
 // CHECK-COUNT-4: linalg.generic
 // CHECK-NOT:     vector.
 func.func @left_alone(%t: memref<14x8xf32>, %y: memref<8x14xf32>,
                       %long: memref<8x64xf32>, %m: memref<8x14xi1>,
-                      %three: memref<8x3xf16>) {
+                      %three: memref<8x3xf16, strided<[4, 1]>>) {
   linalg.generic {indexing_maps = [#tr2, #id2], iterator_types = ["parallel", "parallel"]}
       ins(%t : memref<14x8xf32>) outs(%y : memref<8x14xf32>) {
   ^bb0(%a: f32, %o: f32):
@@ -105,7 +106,7 @@ func.func @left_alone(%t: memref<14x8xf32>, %y: memref<8x14xf32>,
     linalg.yield %r : f32
   }
   linalg.generic {indexing_maps = [#id2], iterator_types = ["parallel", "parallel"]}
-      outs(%three : memref<8x3xf16>) {
+      outs(%three : memref<8x3xf16, strided<[4, 1]>>) {
   ^bb0(%o: f16):
     %r = arith.addf %o, %o : f16
     linalg.yield %r : f16

@@ -441,52 +441,66 @@ def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
 }
 
 def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
-  let summary = "Lower elementwise linalg.generic ops on buffers to loops "
-                "over vectors of their innermost row (CPU)";
+  let summary = "Lower linalg ops on buffers to loops over vectors of their "
+                "output rows, reductions inside (CPU)";
   let description = [{
-    CPU lowering, on buffers, after `amp-cpu-accumulate-in-registers` and
-    right before `convert-linalg-to-loops` (which lowers everything this
-    pass leaves). A `linalg.generic` whose innermost loop is parallel with a
-    static extent W >= 2 becomes `scf.for` loops over its other dimensions
-    (the op's order, reductions included) around vectors of that row:
-    `vector.load` / `vector.store` of 16 elements at a time and one vector
-    of the W mod 16 that remain, the body's ops cloned on vectors.
+    CPU lowering, on buffers, after `amp-cpu-plan-buffers` and before
+    `amp-cpu-accumulate-in-registers` and `convert-linalg-to-loops` (which
+    lower everything this pass leaves). The row of a `linalg.generic` is
+    its first output's fastest-varying dimension; when that has fewer than
+    4 elements, the dimension before it joins when the two are contiguous
+    in the output (a pooling gradient's (ow, kw): rows of 2 x 14). The op
+    becomes `scf.for` loops over its other parallel loops and the
+    reduction loops before the row (the op's order), around vectors of
+    16 lanes of the row (and one of the rest); the reduction loops after
+    the row run inside each vector, the outputs carried as `iter_args`
+    vectors (a max pooling's window, a tie index's window). Each operand is
+    read along the row as
 
-    Why: LLVM's loop vectorizer declines the rows of an image model.
-    Rows shorter than 16 (14, 7) get no runtime alias checks at all; rows of
-    28 are fully unrolled before it runs; and its cost model prices an
-    f16 <-> f32 conversion (F16C's `vcvtph2ps` / `vcvtps2ph`) as scalar
-    work, so the im2col copies, batch-norm passes and casts of an f16 step
-    ran one `vpinsrw` + `vcvtph2ps` per element. Here the vectors are
-    explicit; LLVM only has to split them into registers.
+    - uniform (one element for every lane: a scalar `memref.load`; body
+      values computed from only such values stay scalars, once per vector),
+    - contiguous (`vector.load`; outputs must be, and are written with
+      `vector.store`),
+    - or shuffled (lane l at a fixed offset from lane 0 within 64 elements:
+      one wider `vector.load` and a `vector.shuffle`; a stride-2 window row,
+      a gradient repeated for the two positions of a window),
 
-    Which ops: `linalg.generic`, and `linalg.copy` / `linalg.fill` /
-    `linalg.map` (generalized first); a row of fewer than 64 elements, or
-    any f16 value (operand or body; then dynamic rows too, in vectors of
-    16 and the rest one element at a time); longer f32 / bf16 rows
-    vectorize in LLVM already. Every
-    operand's map has the innermost loop in its last result only, with
-    coefficient 1 (`d2 + d4` of an im2col window is fine), over a memref
-    whose innermost stride is 1, or not at all (a broadcast: one scalar
-    load); every output has it. Element types are integers or floats of 8
-    bits or more (an `i1` vector is stored packed; an `i1` input along
-    the row is read one element at a time). The body holds only ops with
-    the Elementwise and Vectorizable traits (arith, math), constants and
-    `linalg.index`. Body values that do not depend on the row (a
-    per-channel scale, a window's row bounds: `linalg.index` of another
-    loop) stay scalars, computed once per vector; `linalg.index` of the
-    row is its start plus `vector.step`; an `arith.select` with a scalar
-    condition keeps it scalar. Rows of fewer than 4 elements are left
-    alone. No output may share bytes with
-    another operand (`mayShareBytes`, Analysis/BufferUses) unless it is
-    that same buffer read through the same map: a vector reads W elements
-    before it writes any.
+    from its map's linear results and the memref's static strides; anything
+    else (a transposed read) leaves the op alone. `linalg.index` of a row
+    loop is a vector of the lanes' indices, of another loop the scalar
+    loop variable; an `arith.select` with a scalar condition keeps it
+    scalar. Named copies, fills, maps and 2-D poolings are generalized
+    first.
 
-    Numerics: none. Each element is computed by the same ops from the same
-    operands (a vector `math.exp` becomes the same libm calls), and the
-    loops of the other dimensions keep their order, so the results are the
-    same bits (test `cpu-vectorize-rows.mlir`; amp-run `--dump-state`
-    digests of whole steps).
+    Why: LLVM's loop vectorizer declines the rows of an image model. Rows
+    shorter than 16 (14, 7) get no runtime alias checks at all; rows of 28
+    are fully unrolled before it runs; its cost model prices an f16 <-> f32
+    conversion (F16C's `vcvtph2ps` / `vcvtps2ph`) as scalar work; and a
+    pooling's reduction loops are innermost. The im2col copies, batch-norm
+    passes, casts and poolings of the CNN step ran one element at a time
+    (`vpinsrw` + `vcvtph2ps` per f16 element). Here the vectors are
+    explicit; LLVM only splits them into registers.
+
+    Which ops: rows of 4 to 63 elements, any row with an f16 value
+    (operand or body; then dynamic rows too, in vectors of 16 and the rest
+    one element at a time) and any row with reductions inside; longer f32 /
+    bf16 elementwise rows vectorize in LLVM already. Every output is
+    indexed by every parallel loop and by no reduction loop (so the loops
+    can be reordered). Element types are integers or floats of 8 bits or
+    more (an `i1` vector is stored packed; an `i1` input along a one-loop
+    static row of identity layout is read one element at a time, never
+    shuffled or written). The body holds only ops with the Elementwise and
+    Vectorizable traits (arith, math), constants and `linalg.index`. No
+    output may share bytes with another operand (`mayShareBytes`,
+    Analysis/BufferUses) unless it is that same buffer read through the
+    same map: a vector reads its lanes before it writes any.
+
+    Numerics: none. Each output element is computed by the same ops from
+    the same operands (a vector `math.exp` becomes the same libm calls), and
+    receives its reduction updates in the same order (the reduction loops
+    keep their order; parallel loops only select elements), so the results
+    are the same bits (test `cpu-vectorize-rows-exec.mlir` against
+    upstream's lowering; the CNN's losses over 30 steps, every precision).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

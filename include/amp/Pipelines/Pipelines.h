@@ -94,10 +94,10 @@ struct LowerToLLVMConfig {
   /// off, they run as loop nests. Not the same bits: the GEMM sums each
   /// output's terms in another order.
   bool convolutionsAsGemm = true;
-  /// Elementwise linalg.generic ops with short rows (< 64) or f16 values
-  /// as loops over explicit vectors of their innermost row
-  /// (amp-cpu-vectorize-rows), where LLVM's loop vectorizer leaves them
-  /// scalar. Same bits.
+  /// linalg ops with short rows (< 64), f16 values or reductions inside
+  /// their rows (poolings) as loops over explicit vectors of their output
+  /// rows (amp-cpu-vectorize-rows), where LLVM's loop vectorizer leaves
+  /// them scalar. Same bits.
   bool vectorizeRows = true;
 };
 
@@ -128,8 +128,8 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(true)};
   Option<bool> vectorizeRows{
       *this, "vectorize-rows",
-      llvm::cl::desc("Elementwise ops with short rows or f16 values as "
-                     "loops over vectors of their innermost row "
+      llvm::cl::desc("Ops with short rows, f16 values or pooling windows "
+                     "as loops over vectors of their output rows "
                      "(amp-cpu-vectorize-rows; default on, same bits)"),
       llvm::cl::init(true)};
   LowerToLLVMConfig toConfig() const {

@@ -36,30 +36,18 @@ using namespace mlir::amp;
 constexpr int64_t kLanes = 16;
 
 /// Rows shorter than this are left as they are (a vector of 2 or 3 saves
-/// nothing).
+/// nothing), unless the next loop out makes them a two-loop row.
 constexpr int64_t kShortestRow = 4;
 
-/// Rows at least this long whose values are not f16 are left to LLVM's
-/// loop vectorizer, which handles them (the contiguous elementwise ops
-/// that amp-cpu-collapse-contiguous-loops merged into long loops).
+/// Rows at least this long whose values are not f16, and that carry no
+/// reduction, are left to LLVM's loop vectorizer, which handles them (the
+/// contiguous elementwise ops that amp-cpu-collapse-contiguous-loops
+/// merged into long loops).
 constexpr int64_t kLongRow = 64;
 
-/// How `expr` (one result of an indexing map) depends on loop `dim`.
-enum class RowAccess { None, Unit, Other };
-
-static RowAccess rowAccess(AffineExpr expr, unsigned dim) {
-  if (!expr.isFunctionOfDim(dim))
-    return RowAccess::None;
-  if (!expr.isPureAffine())
-    return RowAccess::Other;
-  // Affine in `dim`: one step of `dim` moves the index by a constant.
-  AffineExpr d = getAffineDimExpr(dim, expr.getContext());
-  AffineExpr step = simplifyAffineExpr(expr.replace(d, d + 1) - expr,
-                                       /*numDims=*/dim + 1, /*numSymbols=*/0);
-  auto constant = dyn_cast<AffineConstantExpr>(step);
-  return constant && constant.getValue() == 1 ? RowAccess::Unit
-                                              : RowAccess::Other;
-}
+/// Most elements one shuffled load reads (a stride-2 window row of 16
+/// lanes reads 31).
+constexpr int64_t kMaxSpan = 64;
 
 static bool isScalarValueType(Type type) {
   return isa<FloatType, IntegerType>(type);
@@ -77,29 +65,213 @@ static bool isVectorMemoryType(Type type) {
   return isScalarValueType(type) && type.getIntOrFloatBitWidth() >= 8;
 }
 
-static bool hasInnermostUnitStride(MemRefType type) {
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (type.getRank() == 0 || failed(type.getStridesAndOffset(strides, offset)))
+/// Whether `expr` is a sum of dimensions and symbols times constants plus a
+/// constant (no floordiv, ceildiv or mod).
+static bool isLinear(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineSymbolExpr, AffineConstantExpr>(expr))
+    return true;
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary)
     return false;
-  return strides.back() == 1;
+  if (binary.getKind() == AffineExprKind::Add)
+    return isLinear(binary.getLHS()) && isLinear(binary.getRHS());
+  if (binary.getKind() == AffineExprKind::Mul)
+    return (isa<AffineConstantExpr>(binary.getRHS()) &&
+            isLinear(binary.getLHS())) ||
+           (isa<AffineConstantExpr>(binary.getLHS()) &&
+            isLinear(binary.getRHS()));
+  return false;
 }
 
-/// The innermost row's extent (ShapedType::kDynamic where it is not
-/// static) when `op` is lowered by this pass, else nullopt (the conditions
+/// The coefficient of loop `dim` in the linear `expr`.
+static int64_t coefficientOf(AffineExpr expr, unsigned dim, unsigned numDims) {
+  AffineExpr d = getAffineDimExpr(dim, expr.getContext());
+  AffineExpr step =
+      simplifyAffineExpr(expr.replace(d, d + 1) - expr, numDims, 0);
+  return cast<AffineConstantExpr>(step).getValue();
+}
+
+namespace {
+/// How an operand is read or written along the row, from the element of
+/// the row's first lane (or of a vector's first lane).
+enum class RowAccess {
+  Uniform,    ///< one element for every lane: a scalar load
+  Contiguous, ///< lane l at +l: a vector.load / vector.store
+  Shuffled,   ///< lane l at +offsets[l] >= 0: a wider load and a shuffle
+};
+
+/// How an op is lowered.
+struct RowPlan {
+  /// The row's loops, outermost first: the first output's fastest-varying
+  /// dimension, and the one before it when that alone has fewer than
+  /// kShortestRow elements and the two are contiguous in the output (a
+  /// pooling gradient's (ow, kw)).
+  SmallVector<unsigned> row;
+  SmallVector<int64_t> rowExtents;
+  /// The row's elements (the product of rowExtents), or kDynamic (a row of
+  /// one loop of dynamic extent).
+  int64_t lanes = 0;
+  /// Loops outside the vectors (the op's order): the parallel loops, and
+  /// the reduction loops before the row's first.
+  SmallVector<unsigned> outer;
+  /// Reduction loops after the row's first (the op's order): run inside
+  /// each vector, its outputs carried in scf.for iter_args.
+  SmallVector<unsigned> inner;
+  /// Per operand (by operand number; scalars are Uniform).
+  SmallVector<RowAccess> access;
+  /// Per operand, for Shuffled: each lane's offset in elements from lane 0.
+  SmallVector<SmallVector<int64_t>> offsets;
+};
+} // namespace
+
+/// The value of each row loop at each lane (row-major over rowExtents).
+static SmallVector<SmallVector<int64_t>> laneValues(const RowPlan &plan) {
+  SmallVector<SmallVector<int64_t>> values(plan.row.size());
+  for (int64_t lane = 0; lane < plan.lanes; ++lane) {
+    int64_t rest = lane;
+    for (int64_t r = plan.row.size() - 1; r >= 0; --r) {
+      values[r].push_back(rest % plan.rowExtents[r]);
+      rest /= plan.rowExtents[r];
+    }
+  }
+  return values;
+}
+
+/// The chunks of a static row: (first lane, lanes), kLanes at a time.
+static SmallVector<std::pair<int64_t, int64_t>> chunksOf(int64_t lanes) {
+  SmallVector<std::pair<int64_t, int64_t>> chunks;
+  for (int64_t start = 0; start < lanes; start += kLanes)
+    chunks.push_back({start, std::min(kLanes, lanes - start)});
+  return chunks;
+}
+
+/// Classifies `operand`'s accesses along the row: its memory offset at
+/// each lane, from its map's linear results and the memref's static
+/// strides. Fails where the offsets are not Uniform, Contiguous or, on a
+/// static row, Shuffled within kMaxSpan of each vector's first lane.
+static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
+                              RowPlan &plan) {
+  auto memref = cast<MemRefType>(operand.get().getType());
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  SmallVector<int64_t> strides;
+  int64_t memOffset;
+  if (failed(memref.getStridesAndOffset(strides, memOffset)))
+    return failure();
+  // Each row loop's step in elements of this operand.
+  SmallVector<int64_t> steps(plan.row.size(), 0);
+  for (auto [k, expr] : llvm::enumerate(map.getResults())) {
+    bool alongRow = llvm::any_of(
+        plan.row, [&](unsigned r) { return expr.isFunctionOfDim(r); });
+    if (!alongRow)
+      continue;
+    if (!isLinear(expr) || ShapedType::isDynamic(strides[k]))
+      return failure();
+    for (auto [i, r] : llvm::enumerate(plan.row))
+      steps[i] += strides[k] * coefficientOf(expr, r, map.getNumDims());
+  }
+  unsigned number = operand.getOperandNumber();
+  if (llvm::all_of(steps, [](int64_t s) { return s == 0; })) {
+    plan.access[number] = RowAccess::Uniform;
+    return success();
+  }
+  if (ShapedType::isDynamic(plan.lanes)) {
+    if (steps[0] != 1)
+      return failure();
+    plan.access[number] = RowAccess::Contiguous;
+    return success();
+  }
+  SmallVector<SmallVector<int64_t>> values = laneValues(plan);
+  SmallVector<int64_t> offsets;
+  for (int64_t lane = 0; lane < plan.lanes; ++lane) {
+    int64_t offset = 0;
+    for (size_t i = 0; i < plan.row.size(); ++i)
+      offset += steps[i] * values[i][lane];
+    offsets.push_back(offset);
+  }
+  bool contiguous = llvm::all_of(llvm::enumerate(offsets), [](auto pair) {
+    return static_cast<int64_t>(pair.index()) == pair.value();
+  });
+  if (contiguous) {
+    plan.access[number] = RowAccess::Contiguous;
+    return success();
+  }
+  // A wider load from each vector's first lane, then a shuffle: every
+  // lane at or after the first one's element, all within kMaxSpan. An i1
+  // (a byte in memory, a bit in a vector) is not loaded that way.
+  if (getElementTypeOrSelf(memref).isInteger(1))
+    return failure();
+  for (auto [start, count] : chunksOf(plan.lanes))
+    for (int64_t lane = start; lane < start + count; ++lane) {
+      int64_t relative = offsets[lane] - offsets[start];
+      if (relative < 0 || relative >= kMaxSpan)
+        return failure();
+    }
+  plan.access[number] = RowAccess::Shuffled;
+  plan.offsets[number] = std::move(offsets);
+  return success();
+}
+
+/// The plan for `op`, or nullopt when this pass leaves it (the conditions
 /// of the pass description).
-static std::optional<int64_t> rowToVectorize(linalg::GenericOp op) {
+static std::optional<RowPlan> planRows(linalg::GenericOp op) {
   if (!op.hasPureBufferSemantics() || op.getNumLoops() == 0 ||
       op.getNumDpsInits() == 0)
     return std::nullopt;
-  unsigned row = op.getNumLoops() - 1;
-  if (op.getIteratorTypesArray().back() != utils::IteratorType::parallel)
-    return std::nullopt;
-  int64_t width = op.getStaticLoopRanges().back();
-  bool dynamic = ShapedType::isDynamic(width);
-  if (!dynamic && width < kShortestRow)
-    return std::nullopt;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  unsigned numLoops = op.getNumLoops();
 
+  // Every output is indexed by every parallel loop and by no reduction
+  // loop (so that the loops can be reordered around the reductions).
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    AffineMap map = op.getMatchingIndexingMap(&init);
+    if (!map.isProjectedPermutation() || !isa<MemRefType>(init.get().getType()))
+      return std::nullopt;
+    for (unsigned loop = 0; loop < numLoops; ++loop)
+      if (map.isFunctionOfDim(loop) !=
+          (iters[loop] == utils::IteratorType::parallel))
+        return std::nullopt;
+  }
+
+  // The row: the first output's fastest-varying dimension(s).
+  RowPlan plan;
+  AffineMap out = op.getMatchingIndexingMap(&*op.getDpsInitsMutable().begin());
+  if (out.getNumResults() == 0)
+    return std::nullopt;
+  unsigned last = cast<AffineDimExpr>(out.getResults().back()).getPosition();
+  plan.row = {last};
+  plan.rowExtents = {extents[last]};
+  plan.lanes = extents[last];
+  if (!ShapedType::isDynamic(plan.lanes) && plan.lanes < kShortestRow) {
+    // Two loops, when the next dimension out is contiguous with it.
+    auto type = cast<MemRefType>(op.getDpsInits()[0].getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (out.getNumResults() < 2 ||
+        failed(type.getStridesAndOffset(strides, offset)) ||
+        strides.back() != 1 || strides[strides.size() - 2] != plan.lanes)
+      return std::nullopt;
+    unsigned next =
+        cast<AffineDimExpr>(out.getResults()[out.getNumResults() - 2])
+            .getPosition();
+    if (ShapedType::isDynamic(extents[next]))
+      return std::nullopt;
+    plan.row = {next, last};
+    plan.rowExtents = {extents[next], extents[last]};
+    plan.lanes = extents[next] * extents[last];
+    if (plan.lanes < kShortestRow || plan.lanes > kLongRow)
+      return std::nullopt;
+  }
+  unsigned first = *llvm::min_element(plan.row);
+  for (unsigned loop = 0; loop < numLoops; ++loop) {
+    if (llvm::is_contained(plan.row, loop))
+      continue;
+    bool innerReduction =
+        iters[loop] == utils::IteratorType::reduction && loop > first;
+    (innerReduction ? plan.inner : plan.outer).push_back(loop);
+  }
+
+  // The body: elementwise ops, constants, loop indices.
   bool f16 = false;
   auto noteType = [&](Type type) { f16 |= getElementTypeOrSelf(type).isF16(); };
   Block *body = op.getBlock();
@@ -126,38 +298,37 @@ static std::optional<int64_t> rowToVectorize(linalg::GenericOp op) {
     if (!isScalarValueType(arg.getType()))
       return std::nullopt;
 
+  // The operands' accesses along the row.
+  plan.access.assign(op->getNumOperands(), RowAccess::Uniform);
+  plan.offsets.resize(op->getNumOperands());
   for (OpOperand &operand : op->getOpOperands()) {
     Type type = operand.get().getType();
     noteType(type);
     auto memref = dyn_cast<MemRefType>(type);
     bool isInit = op.isDpsInit(&operand);
-    if (!memref) {
-      if (isInit)
-        return std::nullopt;
-      continue; // a scalar input: broadcast
-    }
-    // `i1` is read one element at a time (static rows only), never
-    // written: a vector of it is packed into bits in memory.
+    if (!memref)
+      continue; // a scalar input: Uniform
     Type element = memref.getElementType();
-    if (!isVectorMemoryType(element) &&
-        !(element.isInteger(1) && !isInit && !dynamic))
+    if (failed(classify(op, operand, plan)))
       return std::nullopt;
-    ArrayRef<AffineExpr> results =
-        op.getMatchingIndexingMap(&operand).getResults();
-    RowAccess last =
-        results.empty() ? RowAccess::None : rowAccess(results.back(), row);
-    if (!results.empty() &&
-        llvm::any_of(results.drop_back(), [&](AffineExpr expr) {
-          return expr.isFunctionOfDim(row);
-        }))
+    RowAccess access = plan.access[operand.getOperandNumber()];
+    if (isInit && access != RowAccess::Contiguous)
       return std::nullopt;
-    if (last == RowAccess::Other || (isInit && last != RowAccess::Unit))
-      return std::nullopt;
-    if (last == RowAccess::Unit && !hasInnermostUnitStride(memref))
-      return std::nullopt;
+    // `i1` is read one element at a time (a one-loop static row only),
+    // never written: a vector of it is packed into bits in memory.
+    if (!isVectorMemoryType(element) && access != RowAccess::Uniform) {
+      ArrayRef<AffineExpr> results =
+          op.getMatchingIndexingMap(&operand).getResults();
+      if (isInit || plan.row.size() != 1 || ShapedType::isDynamic(plan.lanes) ||
+          !memref.getLayout().isIdentity() ||
+          llvm::any_of(results.drop_back(), [&](AffineExpr expr) {
+            return expr.isFunctionOfDim(plan.row[0]);
+          }))
+        return std::nullopt;
+    }
   }
 
-  // A vector reads its W elements of every operand before it writes any.
+  // A vector reads its lanes of every operand before it writes any.
   for (OpOperand &init : op.getDpsInitsMutable())
     for (OpOperand &other : op->getOpOperands()) {
       if (&other == &init || !isa<MemRefType>(other.get().getType()))
@@ -169,108 +340,203 @@ static std::optional<int64_t> rowToVectorize(linalg::GenericOp op) {
         return std::nullopt;
     }
 
-  if ((dynamic || width >= kLongRow) && !f16)
+  bool longRow = ShapedType::isDynamic(plan.lanes) || plan.lanes >= kLongRow;
+  if (longRow && !f16 && plan.inner.empty())
     return std::nullopt;
-  return width;
+  if (ShapedType::isDynamic(plan.lanes) && !plan.inner.empty())
+    return std::nullopt;
+  return plan;
 }
 
-/// Emits one vector of `width` elements of `op`'s row starting at
-/// `ivs.back()`: the operands loaded (or broadcast), the body, the yielded
-/// values stored. Body values that do not depend on the row (a per-channel
-/// scale, a window's row bounds) stay scalars, computed once per vector;
-/// the others are vectors.
+/// Emits the vector of `width` lanes of `op`'s row from lane `start`
+/// (a constant, or the iv of a loop over chunks of a one-loop row):
+/// `ivs` holds the outer loops' values and the row loops' values at that
+/// lane. The outputs are loaded, carried through the inner reduction loops
+/// (when there are any), and stored. Body values that do not depend on the
+/// row (a per-channel scale, a window's row bounds) stay scalars, computed
+/// once per vector; the others are vectors.
 static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
-                          ArrayRef<Value> ivs, int64_t width) {
-  unsigned row = op.getNumLoops() - 1;
+                          const RowPlan &plan, SmallVector<Value> ivs,
+                          std::optional<int64_t> start, int64_t width) {
   Block *body = op.getBlock();
-  IRMapping scalars, vectors;
   auto vectorOf = [&](Type scalar) { return VectorType::get({width}, scalar); };
-  // A body value as a vector: its vector, or its scalar broadcast.
-  auto asVector = [&](Value value) -> Value {
-    if (Value vector = vectors.lookupOrNull(value))
-      return vector;
-    Value scalar = scalars.lookupOrDefault(value);
-    return vector::BroadcastOp::create(b, loc, vectorOf(scalar.getType()),
-                                       scalar);
-  };
-  for (OpOperand &operand : op->getOpOperands()) {
-    BlockArgument arg = body->getArgument(operand.getOperandNumber());
-    if (arg.use_empty())
-      continue;
-    Value source = operand.get();
-    if (!isa<MemRefType>(source.getType())) {
-      scalars.map(arg, source);
-      continue;
+  SmallVector<SmallVector<int64_t>> values;
+  if (start)
+    values = laneValues(plan);
+
+  // Each lane's value of the row loop `i` (RowPlan::row), from the first.
+  auto rowIndices = [&](OpBuilder &ib, unsigned i) -> Value {
+    Value first = vector::BroadcastOp::create(
+        ib, loc, vectorOf(ib.getIndexType()), ivs[plan.row[i]]);
+    Value step;
+    if (plan.row.size() == 1) {
+      step = vector::StepOp::create(ib, loc, vectorOf(ib.getIndexType()));
+    } else {
+      SmallVector<int64_t> lanes;
+      for (int64_t lane = *start; lane < *start + width; ++lane)
+        lanes.push_back(values[i][lane] - values[i][*start]);
+      step = arith::ConstantOp::create(
+          ib, loc,
+          DenseElementsAttr::get(vectorOf(ib.getIndexType()),
+                                 ArrayRef<int64_t>(lanes)));
     }
-    AffineMap map = op.getMatchingIndexingMap(&operand);
-    SmallVector<Value> indices = indicesAtLoops(b, loc, map, ivs);
-    bool alongRow =
-        map.getNumResults() && map.getResults().back().isFunctionOfDim(row);
-    if (!alongRow) {
-      scalars.map(arg, memref::LoadOp::create(b, loc, source, indices));
-    } else if (arg.getType().isInteger(1)) {
-      // One element at a time: in memory an i1 takes a byte, in a vector a
-      // bit.
+    return arith::AddIOp::create(ib, loc, first, step);
+  };
+
+  // Loads `operand` at the vector's first lane as its access says.
+  auto load = [&](OpBuilder &ib, OpOperand &operand,
+                  ArrayRef<Value> at) -> std::pair<Value, bool> {
+    Value source = operand.get();
+    BlockArgument arg = body->getArgument(operand.getOperandNumber());
+    if (!isa<MemRefType>(source.getType()))
+      return {source, false};
+    SmallVector<Value> indices =
+        indicesAtLoops(ib, loc, op.getMatchingIndexingMap(&operand), at);
+    switch (plan.access[operand.getOperandNumber()]) {
+    case RowAccess::Uniform:
+      return {memref::LoadOp::create(ib, loc, source, indices), false};
+    case RowAccess::Contiguous: {
+      if (!arg.getType().isInteger(1))
+        return {vector::LoadOp::create(ib, loc, vectorOf(arg.getType()), source,
+                                       indices),
+                true};
+      // One element at a time: in memory an i1 takes a byte, in a vector
+      // a bit (a one-loop row: the lanes are the last index's).
       SmallVector<Value> elements;
       for (int64_t i = 0; i < width; ++i) {
-        SmallVector<Value> at = indices;
-        at.back() = affine::AffineApplyOp::create(
-            b, loc, getAffineDimExpr(0, b.getContext()) + i, at.back());
-        elements.push_back(memref::LoadOp::create(b, loc, source, at));
+        SmallVector<Value> atLane = indices;
+        atLane.back() = affine::AffineApplyOp::create(
+            ib, loc, getAffineDimExpr(0, ib.getContext()) + i, atLane.back());
+        elements.push_back(memref::LoadOp::create(ib, loc, source, atLane));
       }
-      vectors.map(arg, vector::FromElementsOp::create(
-                           b, loc, vectorOf(arg.getType()), elements));
-    } else {
-      vectors.map(arg, vector::LoadOp::create(b, loc, vectorOf(arg.getType()),
-                                              source, indices));
+      return {vector::FromElementsOp::create(ib, loc, vectorOf(arg.getType()),
+                                             elements),
+              true};
     }
+    case RowAccess::Shuffled: {
+      // The offsets of a one-loop row are linear, the same from any lane;
+      // a two-loop row is emitted lane by lane (`start` is known).
+      const SmallVector<int64_t> &offsets =
+          plan.offsets[operand.getOperandNumber()];
+      int64_t from = start ? *start : 0;
+      SmallVector<int64_t> mask;
+      for (int64_t lane = from; lane < from + width; ++lane)
+        mask.push_back(offsets[lane] - offsets[from]);
+      int64_t span = *llvm::max_element(mask) + 1;
+      Value wide = vector::LoadOp::create(
+          ib, loc, VectorType::get({span}, arg.getType()), source, indices);
+      return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
+    }
+    }
+    llvm_unreachable("covered switch");
+  };
+
+  // The outputs' vectors at the row (those the body reads, or all when
+  // the reductions carry them).
+  SmallVector<Value> outInit;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    BlockArgument arg = body->getArgument(init.getOperandNumber());
+    if (plan.inner.empty() && arg.use_empty()) {
+      outInit.push_back(Value());
+      continue;
+    }
+    outInit.push_back(vector::LoadOp::create(
+        b, loc, vectorOf(arg.getType()), init.get(),
+        indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs)));
   }
-  for (Operation &inner : body->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
-      if (index.getDim() != row) {
-        scalars.map(index.getResult(), ivs[index.getDim()]);
+
+  // One evaluation of the body at `at` (inner reduction ivs set) with the
+  // outputs' current vectors `outs`; returns the yielded vectors.
+  auto evaluate = [&](OpBuilder &ib, ArrayRef<Value> at,
+                      ValueRange outs) -> SmallVector<Value> {
+    IRMapping scalars, vectors;
+    auto asVector = [&](Value value) -> Value {
+      if (Value vector = vectors.lookupOrNull(value))
+        return vector;
+      Value scalar = scalars.lookupOrDefault(value);
+      return vector::BroadcastOp::create(ib, loc, vectorOf(scalar.getType()),
+                                         scalar);
+    };
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = body->getArgument(input->getOperandNumber());
+      if (arg.use_empty())
+        continue;
+      auto [value, isVector] = load(ib, *input, at);
+      (isVector ? vectors : scalars).map(arg, value);
+    }
+    for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
+      if (outs[k])
+        vectors.map(body->getArgument(init.getOperandNumber()), outs[k]);
+    for (Operation &inner : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+        auto *it = llvm::find(plan.row, index.getDim());
+        if (it == plan.row.end())
+          scalars.map(index.getResult(), at[index.getDim()]);
+        else
+          vectors.map(index.getResult(),
+                      rowIndices(ib, std::distance(plan.row.begin(), it)));
         continue;
       }
-      // The row's indices: its start plus 0, 1, ..., width - 1.
-      Value start = vector::BroadcastOp::create(
-          b, loc, vectorOf(b.getIndexType()), ivs.back());
-      Value step = vector::StepOp::create(b, loc, vectorOf(b.getIndexType()));
-      vectors.map(index.getResult(),
-                  arith::AddIOp::create(b, loc, start, step));
-      continue;
+      bool varying = llvm::any_of(inner.getOperands(), [&](Value operand) {
+        return vectors.contains(operand);
+      });
+      if (!varying) {
+        ib.clone(inner, scalars);
+        continue;
+      }
+      OperationState state(loc, inner.getName());
+      for (OpOperand &operand : inner.getOpOperands()) {
+        // arith.select takes one scalar condition for whole vectors.
+        bool scalarCondition = isa<arith::SelectOp>(inner) &&
+                               operand.getOperandNumber() == 0 &&
+                               !vectors.contains(operand.get());
+        state.addOperands(scalarCondition
+                              ? scalars.lookupOrDefault(operand.get())
+                              : asVector(operand.get()));
+      }
+      state.addTypes(vectorOf(inner.getResult(0).getType()));
+      state.addAttributes(inner.getAttrs());
+      vectors.map(inner.getResult(0), ib.create(state)->getResult(0));
     }
-    bool varying = llvm::any_of(inner.getOperands(), [&](Value operand) {
-      return vectors.contains(operand);
-    });
-    if (!varying) {
-      b.clone(inner, scalars);
-      continue;
+    SmallVector<Value> results;
+    for (Value yielded : body->getTerminator()->getOperands())
+      results.push_back(asVector(yielded));
+    return results;
+  };
+
+  SmallVector<Value> outFinal;
+  if (plan.inner.empty()) {
+    outFinal = evaluate(b, ivs, outInit);
+  } else {
+    SmallVector<Range> ranges =
+        cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
+    SmallVector<Value> lbs, ubs, steps;
+    for (unsigned loop : plan.inner) {
+      lbs.push_back(
+          getValueOrCreateConstantIndexOp(b, loc, ranges[loop].offset));
+      ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[loop].size));
+      steps.push_back(
+          getValueOrCreateConstantIndexOp(b, loc, ranges[loop].stride));
     }
-    OperationState state(loc, inner.getName());
-    for (OpOperand &operand : inner.getOpOperands()) {
-      // arith.select takes one scalar condition for whole vectors.
-      bool scalarCondition = isa<arith::SelectOp>(inner) &&
-                             operand.getOperandNumber() == 0 &&
-                             !vectors.contains(operand.get());
-      state.addOperands(scalarCondition ? scalars.lookupOrDefault(operand.get())
-                                        : asVector(operand.get()));
-    }
-    state.addTypes(vectorOf(inner.getResult(0).getType()));
-    state.addAttributes(inner.getAttrs());
-    vectors.map(inner.getResult(0), b.create(state)->getResult(0));
+    scf::LoopNest nest = scf::buildLoopNest(
+        b, loc, lbs, ubs, steps, outInit,
+        [&](OpBuilder &nb, Location, ValueRange innerIvs,
+            ValueRange outs) -> scf::ValueVector {
+          SmallVector<Value> at = ivs;
+          for (auto [loop, iv] : llvm::zip_equal(plan.inner, innerIvs))
+            at[loop] = iv;
+          return evaluate(nb, at, outs);
+        });
+    outFinal = nest.results;
   }
-  for (auto [k, yielded] :
-       llvm::enumerate(body->getTerminator()->getOperands())) {
-    OpOperand &init = op.getDpsInitsMutable()[k];
+  for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
     vector::StoreOp::create(
-        b, loc, asVector(yielded), init.get(),
+        b, loc, outFinal[k], init.get(),
         indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs));
-  }
 }
 
-/// Lowers `op`, whose innermost row has `width` elements (kDynamic: as
-/// many as its operands say).
-static void lowerToRowVectors(linalg::GenericOp op, int64_t width,
+/// Lowers `op` by `plan`.
+static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
                               RewriterBase &rewriter) {
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
@@ -278,52 +544,62 @@ static void lowerToRowVectors(linalg::GenericOp op, int64_t width,
       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
   // createLoopRanges starts every loop at 0, step 1.
   SmallVector<Value> lbs, ubs, steps;
-  for (const Range &range : ArrayRef(ranges).drop_back()) {
-    lbs.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.offset));
-    ubs.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, range.size));
+  for (unsigned loop : plan.outer) {
+    lbs.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].offset));
+    ubs.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].size));
     steps.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, range.stride));
+        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].stride));
   }
-  Value rowSize =
-      getValueOrCreateConstantIndexOp(rewriter, loc, ranges.back().size);
-  // `width` elements from `start` to `end` at a time, by an scf.for.
-  auto vectorLoop = [&](OpBuilder &b, Location l, SmallVector<Value> ivs,
-                        Value start, Value end, int64_t lanes) {
-    Value step = arith::ConstantIndexOp::create(b, l, lanes);
-    scf::ForOp::create(b, l, start, end, step, ValueRange(),
-                       [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
-                         ivs.back() = iv;
-                         emitRowVector(fb, fl, op, ivs, lanes);
-                         scf::YieldOp::create(fb, fl);
-                       });
-  };
-  int64_t full = width / kLanes, tail = width % kLanes;
+  Value rowSize = getValueOrCreateConstantIndexOp(rewriter, loc,
+                                                  ranges[plan.row.back()].size);
+  unsigned numLoops = op.getNumLoops();
   scf::buildLoopNest(
       rewriter, loc, lbs, ubs, steps,
-      [&](OpBuilder &b, Location l, ValueRange outer) {
-        SmallVector<Value> ivs(outer.begin(), outer.end());
-        ivs.push_back(Value());
-        if (ShapedType::isDynamic(width)) {
+      [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        SmallVector<Value> ivs(numLoops);
+        for (auto [loop, iv] : llvm::zip_equal(plan.outer, outerIvs))
+          ivs[loop] = iv;
+        unsigned rowLoop = plan.row.back();
+        // `lanes` lanes at a time from `from` to `to` by an scf.for (a
+        // one-loop row).
+        auto vectorLoop = [&](Value from, Value to, int64_t lanes) {
+          Value step = arith::ConstantIndexOp::create(b, l, lanes);
+          scf::ForOp::create(
+              b, l, from, to, step, ValueRange(),
+              [&](OpBuilder &fb, Location fl, Value iv, ValueRange) {
+                SmallVector<Value> at = ivs;
+                at[rowLoop] = iv;
+                emitRowVector(fb, fl, op, plan, at, std::nullopt, lanes);
+                scf::YieldOp::create(fb, fl);
+              });
+        };
+        if (ShapedType::isDynamic(plan.lanes)) {
           // Vectors of 16, then the rest one element at a time.
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
           Value lanes = arith::ConstantIndexOp::create(b, l, kLanes);
           Value rest = arith::RemUIOp::create(b, l, rowSize, lanes);
           Value split = arith::SubIOp::create(b, l, rowSize, rest);
-          vectorLoop(b, l, ivs, zero, split, kLanes);
-          vectorLoop(b, l, ivs, split, rowSize, 1);
+          vectorLoop(arith::ConstantIndexOp::create(b, l, 0), split, kLanes);
+          vectorLoop(split, rowSize, 1);
           return;
         }
-        if (full == 1) {
-          ivs.back() = arith::ConstantIndexOp::create(b, l, 0);
-          emitRowVector(b, l, op, ivs, kLanes);
-        } else if (full > 1) {
-          vectorLoop(b, l, ivs, arith::ConstantIndexOp::create(b, l, 0),
+        SmallVector<std::pair<int64_t, int64_t>> chunks = chunksOf(plan.lanes);
+        int64_t full = plan.lanes / kLanes;
+        size_t next = 0;
+        if (plan.row.size() == 1 && full > 1) {
+          vectorLoop(arith::ConstantIndexOp::create(b, l, 0),
                      arith::ConstantIndexOp::create(b, l, full * kLanes),
                      kLanes);
+          next = full;
         }
-        if (tail) {
-          ivs.back() = arith::ConstantIndexOp::create(b, l, full * kLanes);
-          emitRowVector(b, l, op, ivs, tail);
+        SmallVector<SmallVector<int64_t>> values = laneValues(plan);
+        for (; next < chunks.size(); ++next) {
+          auto [start, width] = chunks[next];
+          SmallVector<Value> at = ivs;
+          for (auto [i, loop] : llvm::enumerate(plan.row))
+            at[loop] = arith::ConstantIndexOp::create(b, l, values[i][start]);
+          emitRowVector(b, l, op, plan, at, start, width);
         }
       });
   rewriter.eraseOp(op);
@@ -334,11 +610,14 @@ struct CPUVectorizeRowsPass
     : amp::impl::CPUVectorizeRowsBase<CPUVectorizeRowsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    // Copies, fills and maps as the generics they are (a padding copy of
-    // an f16 image is a row of 16-bit moves).
+    // Copies, fills, maps and poolings as the generics they are (a
+    // padding copy of an f16 image is a row of 16-bit moves; a max pooling
+    // a row of window maxima).
     SmallVector<linalg::LinalgOp> named;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isa<linalg::CopyOp, linalg::FillOp, linalg::MapOp>(op) &&
+      if (isa<linalg::CopyOp, linalg::FillOp, linalg::MapOp,
+              linalg::PoolingNchwMaxOp, linalg::PoolingNchwSumOp,
+              linalg::PoolingNhwcMaxOp, linalg::PoolingNhwcSumOp>(op) &&
           op.hasPureBufferSemantics())
         named.push_back(op);
     });
@@ -346,13 +625,13 @@ struct CPUVectorizeRowsPass
       rewriter.setInsertionPoint(op);
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
-    std::vector<std::pair<linalg::GenericOp, int64_t>> work;
+    std::vector<std::pair<linalg::GenericOp, RowPlan>> work;
     getOperation().walk([&](linalg::GenericOp op) {
-      if (std::optional<int64_t> width = rowToVectorize(op))
-        work.emplace_back(op, *width);
+      if (std::optional<RowPlan> plan = planRows(op))
+        work.emplace_back(op, std::move(*plan));
     });
-    for (auto [op, width] : work)
-      lowerToRowVectors(op, width, rewriter);
+    for (auto &[op, plan] : work)
+      lowerToRowVectors(op, plan, rewriter);
   }
 };
 } // namespace

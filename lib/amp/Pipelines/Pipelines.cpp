@@ -469,13 +469,13 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // last use, then in one arena.
   pm.addNestedPass<func::FuncOp>(createCPUFreeAtLastUse());
   pm.addNestedPass<func::FuncOp>(createCPUPlanBuffers());
+  // Rows LLVM would leave scalar (short, f16 conversions, a pooling's
+  // window maxima) as explicit vectors.
+  if (config.vectorizeRows)
+    pm.addNestedPass<func::FuncOp>(createCPUVectorizeRows());
   // The ops with reduction loops that are left: their output elements (a
   // tile of up to 8) carried in registers across the reductions.
   pm.addNestedPass<func::FuncOp>(createCPUAccumulateInRegisters());
-  // The elementwise ops left: rows LLVM would leave scalar (short, or f16
-  // conversions) as explicit vectors.
-  if (config.vectorizeRows)
-    pm.addNestedPass<func::FuncOp>(createCPUVectorizeRows());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
