@@ -461,6 +461,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   addBufferizeToOutParams(pm, /*sinkResultCopies=*/true);
   pm.addNestedPass<func::FuncOp>(std::make_unique<StridedCopiesToLoopsPass>());
 
+  // Batched contractions (attention) as loops of rank-2 ones, for the
+  // micro-kernels.
+  pm.addNestedPass<func::FuncOp>(createCPUSplitBatchContractions());
   CPUTileContractionsOptions tiling;
   tiling.bf16Dot = config.bf16Dot.value_or(false);
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions(tiling));
