@@ -375,8 +375,14 @@ void mlir::amp::buildMixedPrecisionPipeline(OpPassManager &pm,
                                             TrainStepObserver observe) {
   pm.addPass(createVerifyTrainingStep());
   addAutocast(pm, config);
-  if (config.precision != Precision::F32 && config.keepAccumulatorsLow)
+  if (config.precision != Precision::F32 && config.keepAccumulatorsLow) {
+    // A backward that reads only the size of a forward accumulator
+    // (tensor.dim of a dynamic batch) reads it from the operands instead
+    // (upstream's reifyResultShapes), so that the accumulator does not
+    // count as read after the seed and kept.
+    pm.addPass(memref::createResolveRankedShapeTypeResultDimsPass());
     pm.addPass(createKeepAccumulatorsLow());
+  }
   // Clean up before loss scaling moves the update into its scf.if, so that
   // little changes inside the (large) scf.if afterwards.
   pm.addPass(createStepCanonicalizer());
