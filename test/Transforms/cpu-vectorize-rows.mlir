@@ -152,3 +152,34 @@ func.func @overlap(%buf: memref<16xf16>) {
   }
   return
 }
+
+// -----
+
+// Left alone (break-it findings): an input that is the output itself with
+// a reduction after the row (the output lives in a vector across k while
+// the input would be read from memory at its old value), and an input
+// whose innermost stride is 2 (vector.load needs a unit stride).
+// CHECK-LABEL: func.func @in_place_reduction
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT:     vector.
+func.func @in_place_reduction(%a: memref<1x4xf32>, %w: memref<2xf32>,
+                              %s: memref<4x8xf16, strided<[37, 2]>>,
+                              %y: memref<4x8xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, j)>,
+                                   affine_map<(i, j, k) -> (k)>,
+                                   affine_map<(i, j, k) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %w : memref<1x4xf32>, memref<2xf32>) outs(%a : memref<1x4xf32>) {
+  ^bb0(%x: f32, %k: f32, %o: f32):
+    %m = arith.mulf %x, %k : f32
+    %r = arith.addf %m, %o : f32
+    linalg.yield %r : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%s : memref<4x8xf16, strided<[37, 2]>>) outs(%y : memref<4x8xf16>) {
+  ^bb0(%x: f16, %o: f16):
+    linalg.yield %x : f16
+  }
+  return
+}

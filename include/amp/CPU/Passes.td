@@ -525,7 +525,12 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     Vectorizable traits (arith, math), constants and `linalg.index`. No
     output may share bytes with another operand (`mayShareBytes`,
     Analysis/BufferUses) unless it is that same buffer read through the
-    same map: a vector reads its lanes before it writes any.
+    same map and no reduction runs inside the row: a vector reads its lanes
+    before it writes any. Like `amp-cpu-accumulate-in-registers`, it takes
+    distinct function arguments to be distinct buffers (the training
+    step's contract); a function called with overlapping views of one
+    buffer is outside it. An operand read along the row needs a unit
+    innermost stride.
 
     Numerics: none. Each output element is computed by the same ops from
     the same operands (a vector `math.exp` becomes the same libm calls), and

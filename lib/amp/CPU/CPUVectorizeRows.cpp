@@ -174,6 +174,10 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
     plan.access[number] = RowAccess::Uniform;
     return success();
   }
+  // vector.load and vector.store read and write along a unit-stride
+  // innermost dimension.
+  if (strides.empty() || strides.back() != 1)
+    return failure();
   if (ShapedType::isDynamic(plan.lanes)) {
     if (steps[0] != 1)
       return failure();
@@ -328,13 +332,18 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
     }
   }
 
-  // A vector reads its lanes of every operand before it writes any.
+  // A vector reads its lanes of every operand before it writes any. An
+  // input that is the output itself, read at the same elements, is fine
+  // without inner reductions (each lane is read, then written); with them
+  // the output lives in a vector across the reduction while the input
+  // would be read from memory at its old value.
   for (OpOperand &init : op.getDpsInitsMutable())
     for (OpOperand &other : op->getOpOperands()) {
       if (&other == &init || !isa<MemRefType>(other.get().getType()))
         continue;
       bool sameElements =
-          other.get() == init.get() && !op.isDpsInit(&other) &&
+          plan.inner.empty() && other.get() == init.get() &&
+          !op.isDpsInit(&other) &&
           op.getMatchingIndexingMap(&other) == op.getMatchingIndexingMap(&init);
       if (!sameElements && mayShareBytes(other.get(), init.get()))
         return std::nullopt;
