@@ -204,6 +204,7 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
   // (a byte in memory, a bit in a vector) is not loaded that way.
   if (getElementTypeOrSelf(memref).isInteger(1))
     return failure();
+
   for (auto [start, count] : chunksOf(plan.lanes))
     for (int64_t lane = start; lane < start + count; ++lane) {
       int64_t relative = offsets[lane] - offsets[start];
@@ -282,6 +283,14 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
   for (Operation &inner : body->without_terminator()) {
     if (isa<linalg::IndexOp>(inner))
       continue;
+    // No bf16 select or constant: LLVM's InstCombine turns a select of a
+    // bf16 vector under a known mask into a shufflevector with bf16
+    // constant lanes, which its x86 instruction selection cannot
+    // soft-promote ("Do not know how to soft promote this operator's
+    // operand": the bf16 ResNet-18's padded im2col).
+    if (isa<arith::SelectOp, arith::ConstantOp>(inner) &&
+        getElementTypeOrSelf(inner.getResult(0).getType()).isBF16())
+      return std::nullopt;
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
       if (!isBodyValueType(constant.getType()))
         return std::nullopt;
@@ -434,7 +443,19 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       int64_t span = *llvm::max_element(mask) + 1;
       Value wide = vector::LoadOp::create(
           ib, loc, VectorType::get({span}, arg.getType()), source, indices);
-      return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
+      if (!arg.getType().isBF16())
+        return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
+      // bf16 lanes are shuffled as i16: LLVM's x86 instruction selection
+      // cannot soft-promote some shuffles of bf16 vectors ("Do not know how
+      // to soft promote this operator's operand": AlexNet's stride-4
+      // im2col in bf16).
+      auto bits = VectorType::get({span}, ib.getI16Type());
+      Value wideBits = vector::BitCastOp::create(ib, loc, bits, wide);
+      Value picked =
+          vector::ShuffleOp::create(ib, loc, wideBits, wideBits, mask);
+      return {
+          vector::BitCastOp::create(ib, loc, vectorOf(arg.getType()), picked),
+          true};
     }
     }
     llvm_unreachable("covered switch");
@@ -493,6 +514,30 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         ib.clone(inner, scalars);
         continue;
       }
+      // A select of 16-bit floats moves bits: it selects i16 vectors.
+      // (LLVM's x86 instruction selection fails to soft-promote some
+      // selects of bf16 vectors, e.g. of 9 lanes under a compare mask:
+      // "Do not know how to soft promote this operator's operand".)
+      if (auto select = dyn_cast<arith::SelectOp>(inner)) {
+        Type element = select.getType();
+        if (element.isF16() || element.isBF16()) {
+          auto bits = VectorType::get({width}, ib.getI16Type());
+          Value condition =
+              vectors.contains(select.getCondition())
+                  ? vectors.lookup(select.getCondition())
+                  : scalars.lookupOrDefault(select.getCondition());
+          Value picked = arith::SelectOp::create(
+              ib, loc, condition,
+              vector::BitCastOp::create(ib, loc, bits,
+                                        asVector(select.getTrueValue())),
+              vector::BitCastOp::create(ib, loc, bits,
+                                        asVector(select.getFalseValue())));
+          vectors.map(
+              select.getResult(),
+              vector::BitCastOp::create(ib, loc, vectorOf(element), picked));
+          continue;
+        }
+      }
       OperationState state(loc, inner.getName());
       for (OpOperand &operand : inner.getOpOperands()) {
         // arith.select takes one scalar condition for whole vectors.
@@ -527,16 +572,50 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       steps.push_back(
           getValueOrCreateConstantIndexOp(b, loc, ranges[loop].stride));
     }
+    // 16-bit float vectors cross the loops as i16 vectors: LLVM's x86
+    // instruction selection cannot soft-promote a phi of bf16 vectors
+    // ("Do not know how to soft promote this operator's operand", the bf16
+    // ResNet-18's 3 x 3 max pooling).
+    SmallVector<Type> outTypes;
+    SmallVector<Value> carriedInit;
+    for (Value v : outInit) {
+      auto type = cast<VectorType>(v.getType());
+      outTypes.push_back(type);
+      Type element = type.getElementType();
+      carriedInit.push_back(
+          element.isF16() || element.isBF16()
+              ? vector::BitCastOp::create(
+                    b, loc, VectorType::get({width}, b.getI16Type()), v)
+                    .getResult()
+              : v);
+    }
+    auto fromCarried = [&](OpBuilder &cb, ValueRange values) {
+      SmallVector<Value> out;
+      for (auto [v, type] : llvm::zip_equal(values, outTypes))
+        out.push_back(
+            v.getType() == type
+                ? v
+                : vector::BitCastOp::create(cb, loc, type, v).getResult());
+      return out;
+    };
     scf::LoopNest nest = scf::buildLoopNest(
-        b, loc, lbs, ubs, steps, outInit,
+        b, loc, lbs, ubs, steps, carriedInit,
         [&](OpBuilder &nb, Location, ValueRange innerIvs,
             ValueRange outs) -> scf::ValueVector {
           SmallVector<Value> at = ivs;
           for (auto [loop, iv] : llvm::zip_equal(plan.inner, innerIvs))
             at[loop] = iv;
-          return evaluate(nb, at, outs);
+          SmallVector<Value> results = evaluate(nb, at, fromCarried(nb, outs));
+          scf::ValueVector yielded;
+          for (auto [v, init] : llvm::zip_equal(results, carriedInit))
+            yielded.push_back(
+                v.getType() == init.getType()
+                    ? v
+                    : vector::BitCastOp::create(nb, loc, init.getType(), v)
+                          .getResult());
+          return yielded;
         });
-    outFinal = nest.results;
+    outFinal = fromCarried(b, nest.results);
   }
   for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
     vector::StoreOp::create(
