@@ -1,9 +1,10 @@
 // amp-cpu-vectorize-rows on bf16 rows that LLVM's x86 backend cannot
-// soft-promote when they reach it as bf16 vector shuffles or selects
-// ("LLVM ERROR: Do not know how to soft promote this operator's operand",
-// an abort in the JIT): AlexNet's stride-4 im2col in bf16 (a shuffled
-// load: shuffled as i16 now) and ResNet-18's padded input-gradient im2col
-// in bf16 (a select of bf16 under a window mask: left to the loops now).
+// soft-promote when they reach it as bf16 vectors ("LLVM ERROR: Do not
+// know how to soft promote this operator's operand", an abort in the JIT):
+// AlexNet's stride-4 im2col in bf16 (a shuffled load) and ResNet-18's
+// padded input-gradient im2col in bf16 (a select of bf16 under a window
+// mask) are left to the loops; a copy of rows of 9 bf16 (a load and store
+// of 9 lanes aborts) runs in chunks of 8 and 1.
 // Compiled at -O3, as amp-run's JIT does, and executed: the copies must
 // hold the image's values (small integers, exact in bf16).
 // RUN: amp-opt %s --amp-cpu-vectorize-rows --convert-linalg-to-loops \
@@ -16,12 +17,16 @@
 // RUN: | FileCheck %s
 // CHECK: [20808]
 // CHECK: [3771]
+// CHECK: [702]
 // The shuffled row was vectorized; the masked bf16 select was not.
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @stride4
-// IR:         vector.shuffle {{.*}} : vector<61xi16>, vector<61xi16>
+// IR:         linalg.generic
 // IR-LABEL: func.func @masked
 // IR:         linalg.generic
+// IR-LABEL: func.func @copy9
+// IR:         vector.store {{.*}} vector<8xbf16>
+// IR:         vector.store {{.*}} vector<1xbf16>
 
 func.func private @printMemrefF32(memref<*xf32>)
 
@@ -64,6 +69,12 @@ func.func @masked(%x: memref<1x11x11xbf16>, %col: memref<1x3x3x9x9xbf16>) {
     %b = arith.select %rin, %a, %z : bf16
     linalg.yield %b : bf16
   }
+  return
+}
+
+func.func @copy9(%x: memref<1x11x11xbf16>, %y: memref<9x9xbf16>) {
+  %v = memref.subview %x[0, 1, 1] [1, 9, 9] [1, 1, 1] : memref<1x11x11xbf16> to memref<9x9xbf16, strided<[11, 1], offset: 12>>
+  linalg.copy ins(%v : memref<9x9xbf16, strided<[11, 1], offset: 12>>) outs(%y : memref<9x9xbf16>)
   return
 }
 
@@ -126,5 +137,11 @@ func.func @main() {
   %mf = memref.collapse_shape %m [[0, 1, 2, 3, 4]] : memref<1x3x3x9x9xbf16> into memref<729xbf16>
   %md = memref.cast %mf : memref<729xbf16> to memref<?xbf16>
   call @sum(%md) : (memref<?xbf16>) -> ()
+
+  %c9 = memref.alloc() : memref<9x9xbf16>
+  call @copy9(%y, %c9) : (memref<1x11x11xbf16>, memref<9x9xbf16>) -> ()
+  %c9f = memref.collapse_shape %c9 [[0, 1]] : memref<9x9xbf16> into memref<81xbf16>
+  %c9d = memref.cast %c9f : memref<81xbf16> to memref<?xbf16>
+  call @sum(%c9d) : (memref<?xbf16>) -> ()
   return
 }

@@ -522,10 +522,11 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     more (an `i1` vector is stored packed; an `i1` input along a one-loop
     static row of identity layout is read one element at a time, never
     shuffled or written). The body holds only ops with the Elementwise and
-    Vectorizable traits (arith, math), constants and `linalg.index`; no
-    bf16 select or bf16 constant, and bf16 lanes are shuffled as i16 (LLVM's
-    x86 instruction selection aborts on some bf16 vector shuffles and
-    selects: "Do not know how to soft promote this operator's operand";
+    Vectorizable traits (arith, math), constants and `linalg.index`; bf16
+    values are only widened (`arith.extf`), made by `arith.truncf` or
+    copied, and bf16 lanes are shuffled as i16 (LLVM's x86 instruction
+    selection aborts on some bf16 vector shuffles, selects and
+    arithmetic: "Do not know how to soft promote this operator's operand";
     test Regression/cpu-vectorize-rows-bf16-llvm.mlir). No
     output may share bytes with another operand (`mayShareBytes`,
     Analysis/BufferUses) unless it is that same buffer read through the

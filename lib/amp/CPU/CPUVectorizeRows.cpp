@@ -121,6 +121,9 @@ struct RowPlan {
   SmallVector<RowAccess> access;
   /// Per operand, for Shuffled: each lane's offset in elements from lane 0.
   SmallVector<SmallVector<int64_t>> offsets;
+  /// Whether a static row's rest is split into powers of two (an operand
+  /// of bf16; chunksOf).
+  bool powerOfTwoChunks = false;
 };
 } // namespace
 
@@ -137,11 +140,26 @@ static SmallVector<SmallVector<int64_t>> laneValues(const RowPlan &plan) {
   return values;
 }
 
-/// The chunks of a static row: (first lane, lanes), kLanes at a time.
-static SmallVector<std::pair<int64_t, int64_t>> chunksOf(int64_t lanes) {
+/// The chunks of a static row: (first lane, lanes), kLanes at a time;
+/// with `powersOfTwo`, the rest in chunks of 8, 4, 2 and 1 (LLVM's x86
+/// instruction selection aborts on a load or store of 9 bf16 lanes: "Do
+/// not know how to soft promote this operator's operand").
+static SmallVector<std::pair<int64_t, int64_t>> chunksOf(int64_t lanes,
+                                                         bool powersOfTwo) {
   SmallVector<std::pair<int64_t, int64_t>> chunks;
-  for (int64_t start = 0; start < lanes; start += kLanes)
-    chunks.push_back({start, std::min(kLanes, lanes - start)});
+  int64_t start = 0;
+  for (; start + kLanes <= lanes; start += kLanes)
+    chunks.push_back({start, kLanes});
+  if (!powersOfTwo) {
+    if (start < lanes)
+      chunks.push_back({start, lanes - start});
+    return chunks;
+  }
+  for (int64_t width = kLanes / 2; width >= 1; width /= 2)
+    if (lanes - start >= width) {
+      chunks.push_back({start, width});
+      start += width;
+    }
   return chunks;
 }
 
@@ -204,8 +222,12 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
   // (a byte in memory, a bit in a vector) is not loaded that way.
   if (getElementTypeOrSelf(memref).isInteger(1))
     return failure();
+  // Nor a bf16 (LLVM's x86 instruction selection aborts on some bf16
+  // vector shuffles, even as i16 after InstCombine).
+  if (getElementTypeOrSelf(memref).isBF16())
+    return failure();
 
-  for (auto [start, count] : chunksOf(plan.lanes))
+  for (auto [start, count] : chunksOf(plan.lanes, plan.powerOfTwoChunks))
     for (int64_t lane = start; lane < start + count; ++lane) {
       int64_t relative = offsets[lane] - offsets[start];
       if (relative < 0 || relative >= kMaxSpan)
@@ -283,13 +305,16 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
   for (Operation &inner : body->without_terminator()) {
     if (isa<linalg::IndexOp>(inner))
       continue;
-    // No bf16 select or constant: LLVM's InstCombine turns a select of a
-    // bf16 vector under a known mask into a shufflevector with bf16
-    // constant lanes, which its x86 instruction selection cannot
-    // soft-promote ("Do not know how to soft promote this operator's
-    // operand": the bf16 ResNet-18's padded im2col).
-    if (isa<arith::SelectOp, arith::ConstantOp>(inner) &&
-        getElementTypeOrSelf(inner.getResult(0).getType()).isBF16())
+    // bf16 values only widened (extf), made by rounding (truncf) or copied:
+    // LLVM's x86 instruction selection cannot soft-promote some bf16
+    // vector ops ("Do not know how to soft promote this operator's
+    // operand"): InstCombine turns a select under a known mask into a
+    // shufflevector with bf16 constant lanes (the bf16 ResNet-18's padded
+    // im2col), and the bf16 convolution loops aborted too.
+    if (!isa<arith::ExtFOp, arith::TruncFOp>(inner) &&
+        llvm::any_of(
+            llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()),
+            [](Type type) { return type.isBF16(); }))
       return std::nullopt;
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
       if (!isBodyValueType(constant.getType()))
@@ -312,6 +337,9 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
       return std::nullopt;
 
   // The operands' accesses along the row.
+  plan.powerOfTwoChunks = llvm::any_of(op->getOperandTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isBF16();
+  });
   plan.access.assign(op->getNumOperands(), RowAccess::Uniform);
   plan.offsets.resize(op->getNumOperands());
   for (OpOperand &operand : op->getOpOperands()) {
@@ -672,7 +700,8 @@ static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
           vectorLoop(split, rowSize, 1);
           return;
         }
-        SmallVector<std::pair<int64_t, int64_t>> chunks = chunksOf(plan.lanes);
+        SmallVector<std::pair<int64_t, int64_t>> chunks =
+            chunksOf(plan.lanes, plan.powerOfTwoChunks);
         int64_t full = plan.lanes / kLanes;
         size_t next = 0;
         if (plan.row.size() == 1 && full > 1) {
