@@ -183,3 +183,28 @@ func.func @in_place_reduction(%a: memref<1x4xf32>, %w: memref<2xf32>,
   }
   return
 }
+
+// -----
+
+// Left alone: math.fpowi (llvm.powi takes a scalar exponent). A row of
+// 2^40 elements is planned without a table per lane (the robustness
+// corpus's edge case: the pass once tried to allocate one).
+// CHECK-LABEL: func.func @powi_and_huge
+// CHECK:         linalg.generic
+// CHECK:         scf.for
+// CHECK:           vector.load {{.*}} vector<16xf16>
+func.func @powi_and_huge(%x: memref<8x16xf32>, %n: i32, %h: memref<1099511627776xf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
+      outs(%x : memref<8x16xf32>) {
+  ^bb0(%o: f32):
+    %p = math.fpowi %o, %n : f32, i32
+    linalg.yield %p : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      outs(%h : memref<1099511627776xf16>) {
+  ^bb0(%o: f16):
+    %r = arith.addf %o, %o : f16
+    linalg.yield %r : f16
+  }
+  return
+}

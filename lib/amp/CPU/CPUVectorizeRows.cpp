@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -127,17 +128,12 @@ struct RowPlan {
 };
 } // namespace
 
-/// The value of each row loop at each lane (row-major over rowExtents).
-static SmallVector<SmallVector<int64_t>> laneValues(const RowPlan &plan) {
-  SmallVector<SmallVector<int64_t>> values(plan.row.size());
-  for (int64_t lane = 0; lane < plan.lanes; ++lane) {
-    int64_t rest = lane;
-    for (int64_t r = plan.row.size() - 1; r >= 0; --r) {
-      values[r].push_back(rest % plan.rowExtents[r]);
-      rest /= plan.rowExtents[r];
-    }
-  }
-  return values;
+/// The value of row loop `i` (RowPlan::row) at `lane` (row-major over
+/// rowExtents).
+static int64_t laneValue(const RowPlan &plan, size_t i, int64_t lane) {
+  for (size_t r = plan.row.size() - 1; r > i; --r)
+    lane /= plan.rowExtents[r];
+  return plan.row.size() == 1 ? lane : lane % plan.rowExtents[i];
 }
 
 /// The chunks of a static row: (first lane, lanes), kLanes at a time;
@@ -202,12 +198,28 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
     plan.access[number] = RowAccess::Contiguous;
     return success();
   }
-  SmallVector<SmallVector<int64_t>> values = laneValues(plan);
+  // A one-loop row (any length) is linear: lane l at steps[0] * l. A
+  // two-loop row has at most kLongRow lanes.
+  if (plan.row.size() == 1) {
+    if (steps[0] == 1) {
+      plan.access[number] = RowAccess::Contiguous;
+      return success();
+    }
+    int64_t width = std::min(kLanes, plan.lanes);
+    if (getElementTypeOrSelf(memref).isInteger(1) ||
+        getElementTypeOrSelf(memref).isBF16() || steps[0] <= 0 ||
+        steps[0] * (width - 1) >= kMaxSpan)
+      return failure();
+    plan.access[number] = RowAccess::Shuffled;
+    for (int64_t lane = 0; lane < width; ++lane)
+      plan.offsets[number].push_back(steps[0] * lane);
+    return success();
+  }
   SmallVector<int64_t> offsets;
   for (int64_t lane = 0; lane < plan.lanes; ++lane) {
     int64_t offset = 0;
     for (size_t i = 0; i < plan.row.size(); ++i)
-      offset += steps[i] * values[i][lane];
+      offset += steps[i] * laneValue(plan, i, lane);
     offsets.push_back(offset);
   }
   bool contiguous = llvm::all_of(llvm::enumerate(offsets), [](auto pair) {
@@ -305,6 +317,9 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
   for (Operation &inner : body->without_terminator()) {
     if (isa<linalg::IndexOp>(inner))
       continue;
+    // math.fpowi's exponent stays a scalar in LLVM (llvm.powi).
+    if (isa<math::FPowIOp>(inner))
+      return std::nullopt;
     // bf16 values only widened (extf), made by rounding (truncf) or copied:
     // LLVM's x86 instruction selection cannot soft-promote some bf16
     // vector ops ("Do not know how to soft promote this operator's
@@ -406,9 +421,6 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
                           std::optional<int64_t> start, int64_t width) {
   Block *body = op.getBlock();
   auto vectorOf = [&](Type scalar) { return VectorType::get({width}, scalar); };
-  SmallVector<SmallVector<int64_t>> values;
-  if (start)
-    values = laneValues(plan);
 
   // Each lane's value of the row loop `i` (RowPlan::row), from the first.
   auto rowIndices = [&](OpBuilder &ib, unsigned i) -> Value {
@@ -420,7 +432,7 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
     } else {
       SmallVector<int64_t> lanes;
       for (int64_t lane = *start; lane < *start + width; ++lane)
-        lanes.push_back(values[i][lane] - values[i][*start]);
+        lanes.push_back(laneValue(plan, i, lane) - laneValue(plan, i, *start));
       step = arith::ConstantOp::create(
           ib, loc,
           DenseElementsAttr::get(vectorOf(ib.getIndexType()),
@@ -464,7 +476,7 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       // a two-loop row is emitted lane by lane (`start` is known).
       const SmallVector<int64_t> &offsets =
           plan.offsets[operand.getOperandNumber()];
-      int64_t from = start ? *start : 0;
+      int64_t from = start && plan.row.size() > 1 ? *start : 0;
       SmallVector<int64_t> mask;
       for (int64_t lane = from; lane < from + width; ++lane)
         mask.push_back(offsets[lane] - offsets[from]);
@@ -700,23 +712,21 @@ static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
           vectorLoop(split, rowSize, 1);
           return;
         }
-        SmallVector<std::pair<int64_t, int64_t>> chunks =
-            chunksOf(plan.lanes, plan.powerOfTwoChunks);
         int64_t full = plan.lanes / kLanes;
-        size_t next = 0;
+        int64_t first = 0;
         if (plan.row.size() == 1 && full > 1) {
           vectorLoop(arith::ConstantIndexOp::create(b, l, 0),
                      arith::ConstantIndexOp::create(b, l, full * kLanes),
                      kLanes);
-          next = full;
+          first = full * kLanes;
         }
-        SmallVector<SmallVector<int64_t>> values = laneValues(plan);
-        for (; next < chunks.size(); ++next) {
-          auto [start, width] = chunks[next];
+        for (auto [start, width] :
+             chunksOf(plan.lanes - first, plan.powerOfTwoChunks)) {
           SmallVector<Value> at = ivs;
           for (auto [i, loop] : llvm::enumerate(plan.row))
-            at[loop] = arith::ConstantIndexOp::create(b, l, values[i][start]);
-          emitRowVector(b, l, op, plan, at, start, width);
+            at[loop] = arith::ConstantIndexOp::create(
+                b, l, laneValue(plan, i, first + start));
+          emitRowVector(b, l, op, plan, at, first + start, width);
         }
       });
   rewriter.eraseOp(op);
