@@ -605,13 +605,7 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
     SmallVector<Range> ranges =
         cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
     SmallVector<Value> lbs, ubs, steps;
-    for (unsigned loop : plan.inner) {
-      lbs.push_back(
-          getValueOrCreateConstantIndexOp(b, loc, ranges[loop].offset));
-      ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[loop].size));
-      steps.push_back(
-          getValueOrCreateConstantIndexOp(b, loc, ranges[loop].stride));
-    }
+    loopBounds(b, loc, ranges, plan.inner, lbs, ubs, steps);
     // 16-bit float vectors cross the loops as i16 vectors: LLVM's x86
     // instruction selection cannot soft-promote a phi of bf16 vectors
     // ("Do not know how to soft promote this operator's operand", the bf16
@@ -672,14 +666,7 @@ static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
       cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
   // createLoopRanges starts every loop at 0, step 1.
   SmallVector<Value> lbs, ubs, steps;
-  for (unsigned loop : plan.outer) {
-    lbs.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].offset));
-    ubs.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].size));
-    steps.push_back(
-        getValueOrCreateConstantIndexOp(rewriter, loc, ranges[loop].stride));
-  }
+  loopBounds(rewriter, loc, ranges, plan.outer, lbs, ubs, steps);
   Value rowSize = getValueOrCreateConstantIndexOp(rewriter, loc,
                                                   ranges[plan.row.back()].size);
   unsigned numLoops = op.getNumLoops();

@@ -9,8 +9,10 @@
 #define AMP_LIB_CPU_LOOPINDICES_H
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::amp {
 
@@ -31,6 +33,21 @@ inline SmallVector<Value> indicesAtLoops(OpBuilder &b, Location loc,
     indices.push_back(affine::AffineApplyOp::create(b, loc, single, ivs));
   }
   return indices;
+}
+
+/// The bounds of `loops` (positions in `ranges`, from
+/// `LinalgOp::createLoopRanges`) as index values, appended to `lbs`, `ubs`
+/// and `steps`.
+inline void loopBounds(OpBuilder &b, Location loc, ArrayRef<Range> ranges,
+                       ArrayRef<unsigned> loops, SmallVectorImpl<Value> &lbs,
+                       SmallVectorImpl<Value> &ubs,
+                       SmallVectorImpl<Value> &steps) {
+  for (unsigned loop : loops) {
+    lbs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[loop].offset));
+    ubs.push_back(getValueOrCreateConstantIndexOp(b, loc, ranges[loop].size));
+    steps.push_back(
+        getValueOrCreateConstantIndexOp(b, loc, ranges[loop].stride));
+  }
 }
 
 } // namespace mlir::amp
