@@ -1,10 +1,11 @@
 // amp-cpu-vectorize-rows on bf16 rows that LLVM's x86 backend cannot
 // soft-promote when they reach it as bf16 vectors ("LLVM ERROR: Do not
 // know how to soft promote this operator's operand", an abort in the JIT):
-// AlexNet's stride-4 im2col in bf16 (a shuffled load) and ResNet-18's
-// padded input-gradient im2col in bf16 (a select of bf16 under a window
-// mask) are left to the loops; a copy of rows of 9 bf16 (a load and store
-// of 9 lanes aborts) runs in chunks of 8 and 1.
+// AlexNet's stride-4 im2col in bf16 (a shuffled load), ResNet-18's padded
+// input-gradient im2col in bf16 (a select of bf16 under a window mask) and
+// a copy of rows of 9 bf16. The pass computes on i16 vectors of the bits;
+// amp-cpu-bf16-memory-as-i16 types the loads and stores i16 too, so that
+// InstCombine finds no bf16 vector to move the selects and shuffles into.
 // Compiled at -O3, as amp-run's JIT does, and executed: the copies must
 // hold the image's values (small integers, exact in bf16).
 // RUN: amp-opt %s --amp-cpu-vectorize-rows --convert-linalg-to-loops \
@@ -12,21 +13,26 @@
 // RUN:   --arith-expand="include-bf16=true" --convert-vector-to-llvm \
 // RUN:   --finalize-memref-to-llvm --convert-func-to-llvm --convert-arith-to-llvm \
 // RUN:   --convert-index-to-llvm --convert-cf-to-llvm --reconcile-unrealized-casts \
-// RUN: | mlir-runner -O3 -e main -entry-point-result=void \
+// RUN:   --amp-cpu-bf16-memory-as-i16 > %t.mlir
+// RUN: mlir-runner -O3 -e main -entry-point-result=void %t.mlir \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so \
 // RUN: | FileCheck %s
 // CHECK: [20808]
 // CHECK: [3771]
 // CHECK: [702]
-// The shuffled row was vectorized; the masked bf16 select was not.
+// No bf16 vector is left in the LLVM dialect.
+// RUN: FileCheck %s --check-prefix=LLVM < %t.mlir
+// LLVM-NOT: xbf16>
+// All three rows are vectors, the shuffle and the select on i16.
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @stride4
-// IR:         linalg.generic
+// IR:         vector.shuffle {{.*}} : vector<61xi16>, vector<61xi16>
+// IR:         vector.store {{.*}} vector<16xbf16>
 // IR-LABEL: func.func @masked
-// IR:         linalg.generic
+// IR:         arith.select {{.*}} : vector<9xi1>, vector<9xi16>
+// IR:         vector.store {{.*}} vector<9xbf16>
 // IR-LABEL: func.func @copy9
-// IR:         vector.store {{.*}} vector<8xbf16>
-// IR:         vector.store {{.*}} vector<1xbf16>
+// IR:         vector.store {{.*}} vector<9xbf16>
 
 func.func private @printMemrefF32(memref<*xf32>)
 

@@ -75,15 +75,24 @@ func.func @cast_arg(%x: memref<13x7xf32>, %w: memref<7x21xbf16>, %out: memref<13
   return
 }
 
-// B read as B[j, k]: one pair at a time, halves swapped, into its column.
+// B read as B[j, k]: blocks of 16 rows x 16 pairs, each row's pairs as
+// i32 lanes with their halves swapped (rotated 16 bits), the block
+// transposed by two-source shuffles (4 stages of 16; canonicalization
+// drops those of the rows never stored), each pair row stored
+// where it exists (K = 8: rows 0 to 3).
 // CHECK-LABEL: func.func @transposed_b(
 // CHECK:         %[[BT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x64xbf16>
-// CHECK:         scf.for %[[J:.*]] = %c0 to %c21 step %c1
-// CHECK:           %[[J2:.*]] = arith.muli %[[J]], %c2
-// CHECK:           scf.for %[[KK:.*]] = %c0 to %c4 step %c1
-// CHECK:             %[[P:.*]] = vector.maskedload %{{.*}}[%[[J]], %{{.*}}], %{{.*}}, %{{.*}} : memref<21x8xbf16>, vector<2xi1>, vector<2xbf16> into vector<2xbf16>
-// CHECK:             %[[S:.*]] = vector.shuffle %[[P]], %[[P]] [1, 0] : vector<2xbf16>, vector<2xbf16>
-// CHECK:             vector.store %[[S]], %[[BT]][%[[KK]], %[[J2]]] : memref<4x64xbf16>, vector<2xbf16>
+// CHECK:         scf.for %[[J:.*]] = %c0 to %c21 step %c16
+// CHECK:           %[[P:.*]] = vector.maskedload %{{.*}}[%[[J]], %c0], %{{.*}}, %{{.*}} : memref<21x8xbf16>, vector<32xi1>, vector<32xbf16> into vector<32xbf16>
+// CHECK:           %[[PI:.*]] = vector.bitcast %[[P]] : vector<32xbf16> to vector<16xi32>
+// CHECK:           %[[HI:.*]] = arith.shli %[[PI]], %{{.*}} : vector<16xi32>
+// CHECK:           %[[LO:.*]] = arith.shrui %[[PI]], %{{.*}} : vector<16xi32>
+// CHECK:           arith.ori %[[HI]], %[[LO]] : vector<16xi32>
+// CHECK-COUNT-16:  vector.shuffle {{.*}} : vector<16xi32>, vector<16xi32>
+// CHECK:           %[[R0:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<32xbf16>
+// CHECK:           vector.store %[[R0]], %[[BT]][%c0, %{{.*}}] : memref<4x64xbf16>, vector<32xbf16>
+// CHECK:           vector.store %{{.*}}, %[[BT]][%c3, %{{.*}}] : memref<4x64xbf16>, vector<32xbf16>
+// CHECK-NOT:       vector.store %{{.*}}, %[[BT]]
 // CHECK:         x86vector.avx512.dot
 func.func @transposed_b(%x: memref<13x8xbf16>, %w: memref<21x8xbf16>, %out: memref<13x21xf32>) {
   linalg.generic {indexing_maps = [#a, #bt, #c], iterator_types = ["parallel", "parallel", "reduction"]}

@@ -125,6 +125,9 @@
 // CHECK-NEXT: {{^}}[[S8:-?[0-9]+]]{{$}}
 // CHECK-NEXT: {{^}}[[S8]]{{$}}
 // CHECK-NEXT: {{^}}0{{$}}
+// CHECK-NEXT: {{^}}[[S9:-?[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[S9]]{{$}}
+// CHECK-NEXT: {{^}}0{{$}}
 // CHECK-NEXT: done
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -272,6 +275,22 @@ func.func @nt16_swapped(%bt: memref<32x5xf16>, %a: memref<12x5xf16>, %cm: memref
     %0 = arith.extf %x : f16 to f32
     %1 = arith.extf %y : f16 to f32
     %2 = arith.mulf %1, %0 : f32
+    %3 = arith.addf %o, %2 : f32
+    linalg.yield %3 : f32
+  }
+  return
+}
+
+// 9. f16 operands, B read as B[j, k], dynamic: M = 9, N = 21, K = 37
+//    (bf16-dot: B's pairs packed in 16 x 16 blocks, two blocks of pairs
+//    along k with an odd K's last pair, two along j with an edge of 5).
+func.func @nt16_dyn(%a: memref<?x?xf16>, %bt: memref<?x?xf16>, %cm: memref<?x?xf32>) {
+  linalg.generic {indexing_maps = [#nn_a, #nt_b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%a, %bt : memref<?x?xf16>, memref<?x?xf16>) outs(%cm : memref<?x?xf32>) {
+  ^bb0(%x: f16, %y: f16, %o: f32):
+    %0 = arith.extf %x : f16 to f32
+    %1 = arith.extf %y : f16 to f32
+    %2 = arith.mulf %0, %1 : f32
     %3 = arith.addf %o, %2 : f32
     linalg.yield %3 : f32
   }
@@ -466,6 +485,14 @@ func.func @main() {
   func.call @from_fill(%a8s, %b8s, %g8s) : (memref<9x13xf32>, memref<9x21xf32>, memref<13x21xf32>) -> ()
   func.call @reference(%a8, %b8, %w8, %t, %f) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
   func.call @report(%g8, %w8) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+  %a9, %b9, %g9, %w9 = func.call @operands(%c9, %c37, %c21, %c37, %c9, %c21)
+      : (index, index, index, index, index, index) -> (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)
+  %a9h = func.call @to16(%a9) : (memref<?x?xf32>) -> memref<?x?xf16>
+  %b9h = func.call @to16(%b9) : (memref<?x?xf32>) -> memref<?x?xf16>
+  func.call @nt16_dyn(%a9h, %b9h, %g9) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
+  func.call @reference(%a9, %b9, %w9, %f, %t) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
+  func.call @report(%g9, %w9) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
   vector.print str "done\n"
   return

@@ -522,12 +522,17 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     more (an `i1` vector is stored packed; an `i1` input along a one-loop
     static row of identity layout is read one element at a time, never
     shuffled or written). The body holds only ops with the Elementwise and
-    Vectorizable traits (arith, math), constants and `linalg.index`; bf16
-    values are only widened (`arith.extf`), made by `arith.truncf` or
-    copied, and bf16 lanes are shuffled as i16 (LLVM's x86 instruction
-    selection aborts on some bf16 vector shuffles, selects and
-    arithmetic: "Do not know how to soft promote this operator's operand";
-    test Regression/cpu-vectorize-rows-bf16-llvm.mlir). No
+    Vectorizable traits (arith, math), constants and `linalg.index`. A
+    bf16 vector is an i16 vector of its bits: selects, shuffles and
+    loop-carried values move bits, `arith.extf` to f32 is a shift, any
+    other op on bf16 (only bf16 and i1 operands and results: a max
+    pooling's `arith.maximumf`, a tie's `arith.cmpf`) runs in f32 and
+    rounds to nearest even (`arith.truncf`), as LLVM promotes scalar bf16;
+    only loads and stores name bf16, and `amp-cpu-bf16-memory-as-i16`
+    types them i16 after the LLVM lowering. (LLVM 22's x86 instruction
+    selection aborts on bf16 vector selects and shuffles: "Do not know how
+    to soft promote this operator's operand"; test
+    Regression/cpu-vectorize-rows-bf16-llvm.mlir.) No
     output may share bytes with another operand (`mayShareBytes`,
     Analysis/BufferUses) unless it is that same buffer read through the
     same map and no reduction runs inside the row: a vector reads its lanes
@@ -699,6 +704,32 @@ def CPUParallelize : Pass<"amp-cpu-parallelize", "func::FuncOp"> {
                            "::mlir::linalg::LinalgDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
+}
+
+def CPUBF16MemoryAsI16 : Pass<"amp-cpu-bf16-memory-as-i16", "ModuleOp"> {
+  let summary = "Type the LLVM dialect's vector loads and stores of bf16 as "
+                "i16 (CPU)";
+  let description = [{
+    CPU lowering, in the LLVM dialect, after `convert-to-llvm` and
+    `reconcile-unrealized-casts`. Each `llvm.load` of a vector of bf16
+    becomes the same load (alignment, volatility, ordering, metadata) of a
+    vector of i16 and an `llvm.bitcast` to bf16; each `llvm.store` of a
+    vector of bf16 stores the value's `llvm.bitcast` to i16. Then a bitcast
+    of a bitcast back to the first type is replaced by its source, and the
+    casts left without uses are erased. Scalars and every other op are
+    left as they are.
+
+    Why: `amp-cpu-vectorize-rows` computes bf16 rows on i16 vectors of the
+    bits (selects, shuffles, loop-carried values) and in f32 (arithmetic);
+    only loads and stores name bf16. Left typed bf16, InstCombine moves the
+    bitcasts the other way (a select of two bitcast bf16 loads becomes a
+    select of bf16 vectors), and LLVM 22's x86 instruction selection
+    aborts on the result: "Do not know how to soft promote this operator's
+    operand" (a select of 9 bf16 lanes, the ResNet-18's padded im2col).
+    With the memory typed i16, no bf16 vector is left for it to form.
+
+    Numerics: none: the same bytes are loaded and stored.
+  }];
 }
 
 def CheckLLVMLowering : Pass<"amp-check-llvm-lowering", "ModuleOp"> {

@@ -122,9 +122,6 @@ struct RowPlan {
   SmallVector<RowAccess> access;
   /// Per operand, for Shuffled: each lane's offset in elements from lane 0.
   SmallVector<SmallVector<int64_t>> offsets;
-  /// Whether a static row's rest is split into powers of two (an operand
-  /// of bf16; chunksOf).
-  bool powerOfTwoChunks = false;
 };
 } // namespace
 
@@ -136,26 +133,15 @@ static int64_t laneValue(const RowPlan &plan, size_t i, int64_t lane) {
   return plan.row.size() == 1 ? lane : lane % plan.rowExtents[i];
 }
 
-/// The chunks of a static row: (first lane, lanes), kLanes at a time;
-/// with `powersOfTwo`, the rest in chunks of 8, 4, 2 and 1 (LLVM's x86
-/// instruction selection aborts on a load or store of 9 bf16 lanes: "Do
-/// not know how to soft promote this operator's operand").
-static SmallVector<std::pair<int64_t, int64_t>> chunksOf(int64_t lanes,
-                                                         bool powersOfTwo) {
+/// The chunks of a static row: (first lane, lanes), kLanes at a time and
+/// the rest.
+static SmallVector<std::pair<int64_t, int64_t>> chunksOf(int64_t lanes) {
   SmallVector<std::pair<int64_t, int64_t>> chunks;
   int64_t start = 0;
   for (; start + kLanes <= lanes; start += kLanes)
     chunks.push_back({start, kLanes});
-  if (!powersOfTwo) {
-    if (start < lanes)
-      chunks.push_back({start, lanes - start});
-    return chunks;
-  }
-  for (int64_t width = kLanes / 2; width >= 1; width /= 2)
-    if (lanes - start >= width) {
-      chunks.push_back({start, width});
-      start += width;
-    }
+  if (start < lanes)
+    chunks.push_back({start, lanes - start});
   return chunks;
 }
 
@@ -206,8 +192,7 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
       return success();
     }
     int64_t width = std::min(kLanes, plan.lanes);
-    if (getElementTypeOrSelf(memref).isInteger(1) ||
-        getElementTypeOrSelf(memref).isBF16() || steps[0] <= 0 ||
+    if (getElementTypeOrSelf(memref).isInteger(1) || steps[0] <= 0 ||
         steps[0] * (width - 1) >= kMaxSpan)
       return failure();
     plan.access[number] = RowAccess::Shuffled;
@@ -234,12 +219,7 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
   // (a byte in memory, a bit in a vector) is not loaded that way.
   if (getElementTypeOrSelf(memref).isInteger(1))
     return failure();
-  // Nor a bf16 (LLVM's x86 instruction selection aborts on some bf16
-  // vector shuffles, even as i16 after InstCombine).
-  if (getElementTypeOrSelf(memref).isBF16())
-    return failure();
-
-  for (auto [start, count] : chunksOf(plan.lanes, plan.powerOfTwoChunks))
+  for (auto [start, count] : chunksOf(plan.lanes))
     for (int64_t lane = start; lane < start + count; ++lane) {
       int64_t relative = offsets[lane] - offsets[start];
       if (relative < 0 || relative >= kMaxSpan)
@@ -248,6 +228,30 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
   plan.access[number] = RowAccess::Shuffled;
   plan.offsets[number] = std::move(offsets);
   return success();
+}
+
+/// Whether the bf16 values `op` reads or makes (if any) are ones this pass
+/// vectorizes. A bf16 vector is an i16 vector of its bits here
+/// (emitRowVector): LLVM 22's x86 instruction selection cannot
+/// soft-promote some bf16 vector ops ("Do not know how to soft promote
+/// this operator's operand": selects and shuffles, which InstCombine also
+/// forms from i16 ones on bitcast bf16 loads). So a bf16 value is widened
+/// to f32 (`arith.extf`), rounded from f32 (`arith.truncf`), selected or a
+/// constant; any other op on bf16 has only bf16 and i1 operands and
+/// results (`arith.maximumf`, `arith.cmpf`, `arith.addf`) and is computed
+/// in f32 and rounded to bf16, as LLVM promotes scalar bf16 arithmetic.
+static bool isEmulatedBF16(Operation &op) {
+  auto types = llvm::concat<Type>(op.getOperandTypes(), op.getResultTypes());
+  if (llvm::none_of(types, [](Type type) { return type.isBF16(); }))
+    return true;
+  if (auto ext = dyn_cast<arith::ExtFOp>(op))
+    return ext.getType().isF32();
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    return trunc.getIn().getType().isF32();
+  if (isa<arith::SelectOp, arith::ConstantOp>(op))
+    return true;
+  return llvm::all_of(
+      types, [](Type type) { return type.isBF16() || type.isInteger(1); });
 }
 
 /// The plan for `op`, or nullopt when this pass leaves it (the conditions
@@ -320,16 +324,7 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
     // math.fpowi's exponent stays a scalar in LLVM (llvm.powi).
     if (isa<math::FPowIOp>(inner))
       return std::nullopt;
-    // bf16 values only widened (extf), made by rounding (truncf) or copied:
-    // LLVM's x86 instruction selection cannot soft-promote some bf16
-    // vector ops ("Do not know how to soft promote this operator's
-    // operand"): InstCombine turns a select under a known mask into a
-    // shufflevector with bf16 constant lanes (the bf16 ResNet-18's padded
-    // im2col), and the bf16 convolution loops aborted too.
-    if (!isa<arith::ExtFOp, arith::TruncFOp>(inner) &&
-        llvm::any_of(
-            llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()),
-            [](Type type) { return type.isBF16(); }))
+    if (!isEmulatedBF16(inner))
       return std::nullopt;
     if (auto constant = dyn_cast<arith::ConstantOp>(inner)) {
       if (!isBodyValueType(constant.getType()))
@@ -352,9 +347,6 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
       return std::nullopt;
 
   // The operands' accesses along the row.
-  plan.powerOfTwoChunks = llvm::any_of(op->getOperandTypes(), [](Type type) {
-    return getElementTypeOrSelf(type).isBF16();
-  });
   plan.access.assign(op->getNumOperands(), RowAccess::Uniform);
   plan.offsets.resize(op->getNumOperands());
   for (OpOperand &operand : op->getOpOperands()) {
@@ -415,12 +407,42 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
 /// lane. The outputs are loaded, carried through the inner reduction loops
 /// (when there are any), and stored. Body values that do not depend on the
 /// row (a per-channel scale, a window's row bounds) stay scalars, computed
-/// once per vector; the others are vectors.
+/// once per vector; the others are vectors. A bf16 vector is an i16 vector
+/// of its bits, computed on in f32 (isEmulatedBF16); only its loads and
+/// stores name bf16, as bitcasts that amp-cpu-bf16-memory-as-i16 removes
+/// after the LLVM lowering.
 static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
                           const RowPlan &plan, SmallVector<Value> ivs,
                           std::optional<int64_t> start, int64_t width) {
   Block *body = op.getBlock();
   auto vectorOf = [&](Type scalar) { return VectorType::get({width}, scalar); };
+  VectorType bits = vectorOf(b.getI16Type());
+  // bf16 bits <-> vectors of bf16 as memory holds them.
+  auto toBits = [&](OpBuilder &ib, Value bf16) -> Value {
+    auto type = cast<VectorType>(bf16.getType());
+    return vector::BitCastOp::create(
+        ib, loc, VectorType::get(type.getShape(), ib.getI16Type()), bf16);
+  };
+  auto fromBits = [&](OpBuilder &ib, Value value) -> Value {
+    return vector::BitCastOp::create(ib, loc, vectorOf(ib.getBF16Type()),
+                                     value);
+  };
+  // bf16 bits -> f32, exactly: the bits are the f32's upper half.
+  auto widen = [&](OpBuilder &ib, Value value) -> Value {
+    VectorType i32 = vectorOf(ib.getI32Type());
+    Value wide = arith::ExtUIOp::create(ib, loc, i32, value);
+    Value shift = arith::ConstantOp::create(
+        ib, loc, DenseElementsAttr::get(i32, ib.getI32IntegerAttr(16)));
+    return arith::BitcastOp::create(
+        ib, loc, vectorOf(ib.getF32Type()),
+        arith::ShLIOp::create(ib, loc, wide, shift));
+  };
+  // f32 -> bf16 bits, rounded to nearest even (arith.truncf, which
+  // arith-expand's bf16 patterns make integer ops).
+  auto round = [&](OpBuilder &ib, Value value) -> Value {
+    return toBits(ib, arith::TruncFOp::create(
+                          ib, loc, vectorOf(ib.getBF16Type()), value));
+  };
 
   // Each lane's value of the row loop `i` (RowPlan::row), from the first.
   auto rowIndices = [&](OpBuilder &ib, unsigned i) -> Value {
@@ -454,10 +476,11 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
     case RowAccess::Uniform:
       return {memref::LoadOp::create(ib, loc, source, indices), false};
     case RowAccess::Contiguous: {
-      if (!arg.getType().isInteger(1))
-        return {vector::LoadOp::create(ib, loc, vectorOf(arg.getType()), source,
-                                       indices),
-                true};
+      if (!arg.getType().isInteger(1)) {
+        Value loaded = vector::LoadOp::create(ib, loc, vectorOf(arg.getType()),
+                                              source, indices);
+        return {arg.getType().isBF16() ? toBits(ib, loaded) : loaded, true};
+      }
       // One element at a time: in memory an i1 takes a byte, in a vector
       // a bit (a one-loop row: the lanes are the last index's).
       SmallVector<Value> elements;
@@ -483,19 +506,9 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       int64_t span = *llvm::max_element(mask) + 1;
       Value wide = vector::LoadOp::create(
           ib, loc, VectorType::get({span}, arg.getType()), source, indices);
-      if (!arg.getType().isBF16())
-        return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
-      // bf16 lanes are shuffled as i16: LLVM's x86 instruction selection
-      // cannot soft-promote some shuffles of bf16 vectors ("Do not know how
-      // to soft promote this operator's operand": AlexNet's stride-4
-      // im2col in bf16).
-      auto bits = VectorType::get({span}, ib.getI16Type());
-      Value wideBits = vector::BitCastOp::create(ib, loc, bits, wide);
-      Value picked =
-          vector::ShuffleOp::create(ib, loc, wideBits, wideBits, mask);
-      return {
-          vector::BitCastOp::create(ib, loc, vectorOf(arg.getType()), picked),
-          true};
+      if (arg.getType().isBF16())
+        wide = toBits(ib, wide);
+      return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
     }
     }
     llvm_unreachable("covered switch");
@@ -510,9 +523,10 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       outInit.push_back(Value());
       continue;
     }
-    outInit.push_back(vector::LoadOp::create(
+    Value loaded = vector::LoadOp::create(
         b, loc, vectorOf(arg.getType()), init.get(),
-        indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs)));
+        indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs));
+    outInit.push_back(arg.getType().isBF16() ? toBits(b, loaded) : loaded);
   }
 
   // One evaluation of the body at `at` (inner reduction ivs set) with the
@@ -524,6 +538,10 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       if (Value vector = vectors.lookupOrNull(value))
         return vector;
       Value scalar = scalars.lookupOrDefault(value);
+      if (scalar.getType().isBF16())
+        return vector::BroadcastOp::create(
+            ib, loc, bits,
+            arith::BitcastOp::create(ib, loc, ib.getI16Type(), scalar));
       return vector::BroadcastOp::create(ib, loc, vectorOf(scalar.getType()),
                                          scalar);
     };
@@ -554,43 +572,64 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         ib.clone(inner, scalars);
         continue;
       }
-      // A select of 16-bit floats moves bits: it selects i16 vectors.
-      // (LLVM's x86 instruction selection fails to soft-promote some
-      // selects of bf16 vectors, e.g. of 9 lanes under a compare mask:
-      // "Do not know how to soft promote this operator's operand".)
+      // A select of 16-bit floats moves bits: it selects i16 vectors
+      // (bf16 vectors are bits already).
       if (auto select = dyn_cast<arith::SelectOp>(inner)) {
         Type element = select.getType();
         if (element.isF16() || element.isBF16()) {
-          auto bits = VectorType::get({width}, ib.getI16Type());
+          auto asBits = [&](Value value) {
+            Value vector = asVector(value);
+            return element.isBF16()
+                       ? vector
+                       : vector::BitCastOp::create(ib, loc, bits, vector)
+                             .getResult();
+          };
           Value condition =
               vectors.contains(select.getCondition())
                   ? vectors.lookup(select.getCondition())
                   : scalars.lookupOrDefault(select.getCondition());
           Value picked = arith::SelectOp::create(
-              ib, loc, condition,
-              vector::BitCastOp::create(ib, loc, bits,
-                                        asVector(select.getTrueValue())),
-              vector::BitCastOp::create(ib, loc, bits,
-                                        asVector(select.getFalseValue())));
-          vectors.map(
-              select.getResult(),
-              vector::BitCastOp::create(ib, loc, vectorOf(element), picked));
+              ib, loc, condition, asBits(select.getTrueValue()),
+              asBits(select.getFalseValue()));
+          vectors.map(select.getResult(),
+                      element.isBF16() ? picked
+                                       : vector::BitCastOp::create(
+                                             ib, loc, vectorOf(element), picked)
+                                             .getResult());
           continue;
         }
       }
+      if (auto ext = dyn_cast<arith::ExtFOp>(inner);
+          ext && ext.getIn().getType().isBF16()) {
+        vectors.map(ext.getResult(), widen(ib, asVector(ext.getIn())));
+        continue;
+      }
+      if (auto trunc = dyn_cast<arith::TruncFOp>(inner);
+          trunc && trunc.getType().isBF16()) {
+        vectors.map(trunc.getResult(), round(ib, asVector(trunc.getIn())));
+        continue;
+      }
+      // Any other op on bf16: in f32, its bf16 results rounded.
+      auto wider = [](Type type) -> Type {
+        return type.isBF16() ? Float32Type::get(type.getContext()) : type;
+      };
       OperationState state(loc, inner.getName());
       for (OpOperand &operand : inner.getOpOperands()) {
         // arith.select takes one scalar condition for whole vectors.
         bool scalarCondition = isa<arith::SelectOp>(inner) &&
                                operand.getOperandNumber() == 0 &&
                                !vectors.contains(operand.get());
-        state.addOperands(scalarCondition
-                              ? scalars.lookupOrDefault(operand.get())
-                              : asVector(operand.get()));
+        Value vector = scalarCondition ? scalars.lookupOrDefault(operand.get())
+                                       : asVector(operand.get());
+        state.addOperands(operand.get().getType().isBF16() ? widen(ib, vector)
+                                                           : vector);
       }
-      state.addTypes(vectorOf(inner.getResult(0).getType()));
+      Type resultType = inner.getResult(0).getType();
+      state.addTypes(vectorOf(wider(resultType)));
       state.addAttributes(inner.getAttrs());
-      vectors.map(inner.getResult(0), ib.create(state)->getResult(0));
+      Value result = ib.create(state)->getResult(0);
+      vectors.map(inner.getResult(0),
+                  resultType.isBF16() ? round(ib, result) : result);
     }
     SmallVector<Value> results;
     for (Value yielded : body->getTerminator()->getOperands())
@@ -606,10 +645,7 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(b, loc);
     SmallVector<Value> lbs, ubs, steps;
     loopBounds(b, loc, ranges, plan.inner, lbs, ubs, steps);
-    // 16-bit float vectors cross the loops as i16 vectors: LLVM's x86
-    // instruction selection cannot soft-promote a phi of bf16 vectors
-    // ("Do not know how to soft promote this operator's operand", the bf16
-    // ResNet-18's 3 x 3 max pooling).
+    // f16 vectors cross the loops as i16 vectors too, like bf16 ones.
     SmallVector<Type> outTypes;
     SmallVector<Value> carriedInit;
     for (Value v : outInit) {
@@ -617,10 +653,8 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       outTypes.push_back(type);
       Type element = type.getElementType();
       carriedInit.push_back(
-          element.isF16() || element.isBF16()
-              ? vector::BitCastOp::create(
-                    b, loc, VectorType::get({width}, b.getI16Type()), v)
-                    .getResult()
+          element.isF16()
+              ? vector::BitCastOp::create(b, loc, bits, v).getResult()
               : v);
     }
     auto fromCarried = [&](OpBuilder &cb, ValueRange values) {
@@ -651,10 +685,14 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         });
     outFinal = fromCarried(b, nest.results);
   }
-  for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
+  for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+    Value value = outFinal[k];
+    if (getElementTypeOrSelf(init.get().getType()).isBF16())
+      value = fromBits(b, value);
     vector::StoreOp::create(
-        b, loc, outFinal[k], init.get(),
+        b, loc, value, init.get(),
         indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs));
+  }
 }
 
 /// Lowers `op` by `plan`.
@@ -707,8 +745,7 @@ static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
                      kLanes);
           first = full * kLanes;
         }
-        for (auto [start, width] :
-             chunksOf(plan.lanes - first, plan.powerOfTwoChunks)) {
+        for (auto [start, width] : chunksOf(plan.lanes - first)) {
           SmallVector<Value> at = ivs;
           for (auto [i, loop] : llvm::enumerate(plan.row))
             at[loop] = arith::ConstantIndexOp::create(

@@ -69,6 +69,27 @@ struct PackEmitter {
       order.push_back(i ^ 1);
     return vector::ShuffleOp::create(b, loc, v, v, order);
   }
+  /// Transposes the square matrix whose rows are `rows` (n vectors of n
+  /// lanes, n a power of two) in place, in log2(n) stages of two-source
+  /// shuffles (one `vpermt2d` each on AVX-512): the stage of block size s
+  /// swaps the off-diagonal s x s blocks of every 2s x 2s block (rows i
+  /// and i + s exchange their halves), for s = n/2, ..., 1.
+  void transpose(SmallVectorImpl<Value> &rows) {
+    int64_t n = rows.size();
+    for (int64_t s = n / 2; s >= 1; s /= 2)
+      for (int64_t i = 0; i < n; ++i) {
+        if (i & s)
+          continue;
+        SmallVector<int64_t> top, bottom;
+        for (int64_t j = 0; j < n; ++j) {
+          top.push_back((j & s) ? n + j - s : j);
+          bottom.push_back((j & s) ? n + j : j + s);
+        }
+        Value a = rows[i], c = rows[i + s];
+        rows[i] = vector::ShuffleOp::create(b, loc, a, c, top);
+        rows[i + s] = vector::ShuffleOp::create(b, loc, a, c, bottom);
+      }
+  }
   /// A 64-byte aligned memref<rows x 2*cols x bf16>.
   Value alloc(Value rows, Value cols) {
     Value width = mul(cols, 2);
@@ -128,15 +149,47 @@ Value mlir::amp::packBF16Pairs(OpBuilder &b, Location loc, Value src,
     return packed;
   }
   case PairLayout::KMajorFromColumns: {
+    // Blocks of 16 source rows x 16 pairs: each row's pairs as the i32
+    // lanes of one vector (halves swapped: rotated by 16 bits), the block
+    // transposed in registers (transpose16), each of its rows stored as the
+    // pairs of P[kk][x0 .. x0 + 15]. Rows x >= X load zeros into padding
+    // columns; rows kk >= K2 of the last block are not stored.
     Value cols = e.roundUp(xSize, padX);
     Value packed = e.alloc(pairs, cols);
-    e.loop(zero, xSize, 1, [&](Value x) {
-      Value x2 = e.mul(x, 2);
-      e.loop(zero, pairs, 1, [&](Value kk) {
-        Value k = e.mul(kk, 2);
-        Value pair = e.load(ValueRange{x, k}, 2, e.sub(kSize, k));
-        vector::StoreOp::create(b, loc, e.swapPairs(pair), packed,
-                                ValueRange{kk, x2});
+    auto row = VectorType::get({kLanes}, b.getI32Type());
+    auto bf16Row = VectorType::get({2 * kLanes}, b.getBF16Type());
+    Value sixteen = arith::ConstantOp::create(
+        b, loc, DenseElementsAttr::get(row, b.getI32IntegerAttr(16)));
+    e.loop(zero, xSize, kLanes, [&](Value x0) {
+      e.loop(zero, pairs, kLanes, [&](Value kk0) {
+        Value k = e.mul(kk0, 2);
+        Value count = e.sub(kSize, k);
+        SmallVector<Value> rows;
+        for (int64_t r = 0; r < kLanes; ++r) {
+          Value x = e.add(x0, e.index(r));
+          Value inside = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, x, xSize);
+          Value rowCount =
+              arith::SelectOp::create(b, loc, inside, count, e.index(0));
+          Value at = arith::SelectOp::create(b, loc, inside, x, x0);
+          Value pairBits = vector::BitCastOp::create(
+              b, loc, row, e.load(ValueRange{at, k}, 2 * kLanes, rowCount));
+          rows.push_back(arith::OrIOp::create(
+              b, loc, arith::ShLIOp::create(b, loc, pairBits, sixteen),
+              arith::ShRUIOp::create(b, loc, pairBits, sixteen)));
+        }
+        e.transpose(rows);
+        for (int64_t r = 0; r < kLanes; ++r) {
+          Value kk = e.add(kk0, e.index(r));
+          Value exists = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, kk, pairs);
+          scf::IfOp::create(b, loc, exists, [&](OpBuilder &, Location) {
+            vector::StoreOp::create(
+                b, loc, vector::BitCastOp::create(b, loc, bf16Row, rows[r]),
+                packed, ValueRange{kk, e.mul(x0, 2)});
+            scf::YieldOp::create(b, loc);
+          });
+        }
       });
     });
     return packed;

@@ -30,7 +30,8 @@ enum class PairLayout {
   /// two source rows interleaved.
   KMajorFromRows,
   /// P[kk][x] from a source S[x][k] (B read as B[j, k]): the pairs of a
-  /// source row are contiguous; they are transposed one at a time.
+  /// source row are contiguous; blocks of 16 x 16 pairs are transposed in
+  /// registers.
   KMajorFromColumns,
   /// P[x][kk] from a source S[x][k] (A read as A[i, k]): each source row
   /// with its pairs' halves swapped.

@@ -517,6 +517,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createOpenMPIOpSymbols()); // upstream's MPIToLLVM misnames them
   pm.addPass(createReconcileUnrealizedCastsPass());
+  // bf16 vectors in memory as i16 (the rows above compute them as bits).
+  pm.addPass(createCPUBF16MemoryAsI16());
   pm.addPass(createCheckLLVMLowering());
 }
 

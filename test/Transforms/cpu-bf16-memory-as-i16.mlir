@@ -1,0 +1,35 @@
+// amp-cpu-bf16-memory-as-i16: vector loads and stores of bf16 in the LLVM
+// dialect become i16 ones (alignment and volatility kept), bitcast pairs
+// fold away, scalars stay bf16.
+// RUN: amp-opt %s --amp-cpu-bf16-memory-as-i16 | FileCheck %s
+
+// CHECK-LABEL: llvm.func @select_rows(
+// CHECK-SAME:    %[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[C:.*]]: vector<9xi1>)
+// CHECK:         %[[V:.*]] = llvm.load volatile %[[P]] {alignment = 2 : i64} : !llvm.ptr -> vector<9xi16>
+// CHECK:         %[[S:.*]] = llvm.select %[[C]], %[[V]], %{{.*}} : vector<9xi1>, vector<9xi16>
+// CHECK:         llvm.store %[[S]], %[[Q]] {alignment = 2 : i64} : vector<9xi16>, !llvm.ptr
+// CHECK-NOT:     llvm.bitcast
+// CHECK:         %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> bf16
+// CHECK:         llvm.store %[[X]], %[[Q]] : bf16, !llvm.ptr
+llvm.func @select_rows(%p: !llvm.ptr, %q: !llvm.ptr, %c: vector<9xi1>) {
+  %v = llvm.load volatile %p {alignment = 2 : i64} : !llvm.ptr -> vector<9xbf16>
+  %b = llvm.bitcast %v : vector<9xbf16> to vector<9xi16>
+  %z = llvm.mlir.zero : vector<9xi16>
+  %s = llvm.select %c, %b, %z : vector<9xi1>, vector<9xi16>
+  %o = llvm.bitcast %s : vector<9xi16> to vector<9xbf16>
+  llvm.store %o, %q {alignment = 2 : i64} : vector<9xbf16>, !llvm.ptr
+  %x = llvm.load %p : !llvm.ptr -> bf16
+  llvm.store %x, %q : bf16, !llvm.ptr
+  llvm.return
+}
+
+// A bf16 vector used as bf16 (a dot-product intrinsic's operand) keeps a
+// bitcast from the i16 load.
+// CHECK-LABEL: llvm.func @used_as_bf16(
+// CHECK:         %[[V:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<32xi16>
+// CHECK:         %[[B:.*]] = llvm.bitcast %[[V]] : vector<32xi16> to vector<32xbf16>
+// CHECK:         llvm.return %[[B]] : vector<32xbf16>
+llvm.func @used_as_bf16(%p: !llvm.ptr) -> vector<32xbf16> {
+  %v = llvm.load %p : !llvm.ptr -> vector<32xbf16>
+  llvm.return %v : vector<32xbf16>
+}
