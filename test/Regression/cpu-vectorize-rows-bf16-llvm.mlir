@@ -26,7 +26,7 @@
 // All three rows are vectors, the shuffle and the select on i16.
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @stride4
-// IR:         vector.shuffle {{.*}} : vector<61xi16>, vector<61xi16>
+// IR:         vector.shuffle {{.*}} : vector<32xi16>, vector<32xi16>
 // IR:         vector.store {{.*}} vector<16xbf16>
 // IR-LABEL: func.func @masked
 // IR:         arith.select {{.*}} : vector<9xi1>, vector<9xi16>

@@ -166,3 +166,57 @@ func.func @reduction_init(%x: f32, %out: memref<8xf32>) {
   memref.dealloc %acc : memref<8xf32>
   return
 }
+
+// -----
+
+// A temporary of an scf.for body (a pack per image) moves out of the loop
+// (out of both loops here) and into the arena with the entry block's
+// temporaries (in the bytes of %big, freed before it); one inside an
+// scf.parallel stays (each thread needs its own), and so does one the loop
+// yields a view of (never freed in the loop).
+// CHECK-LABEL: func.func @loop_temporaries
+// CHECK-SAME:  attributes {amp.cpu_buffer_peak = 4096 : i64}
+// CHECK:       %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4096xi8>
+// CHECK:       %[[P:.*]] = memref.view %[[ARENA]][%{{.*}}][] : memref<4096xi8> to memref<16x32xf32>
+// CHECK:       scf.for
+// CHECK:         scf.for
+// CHECK:           linalg.fill {{.*}} outs(%[[P]] :
+// CHECK:           scf.parallel
+// CHECK:             %[[T:.*]] = memref.alloc() : memref<64xf32>
+// CHECK:             memref.dealloc %[[T]]
+// CHECK:       scf.for {{.*}} iter_args
+// CHECK:         %[[Y:.*]] = memref.alloc() : memref<8x8xf32>
+// CHECK:         memref.subview %[[Y]]
+// CHECK:         scf.yield
+// CHECK-NOT:   memref.dealloc %[[P]]
+// CHECK:       memref.dealloc %[[ARENA]]
+func.func @loop_temporaries(%out: memref<16x32xf32>, %init: memref<8xf32, strided<[1]>>) -> memref<8xf32, strided<[1]>> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1.0 : f32
+  %big = memref.alloc() : memref<1024xf32>
+  linalg.fill ins(%one : f32) outs(%big : memref<1024xf32>)
+  memref.dealloc %big : memref<1024xf32>
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c4 step %c1 {
+      %pack = memref.alloc() : memref<16x32xf32>
+      linalg.fill ins(%one : f32) outs(%pack : memref<16x32xf32>)
+      scf.parallel (%t) = (%c0) to (%c4) step (%c1) {
+        %own = memref.alloc() : memref<64xf32>
+        linalg.fill ins(%one : f32) outs(%own : memref<64xf32>)
+        memref.dealloc %own : memref<64xf32>
+        scf.reduce
+      }
+      memref.copy %pack, %out : memref<16x32xf32> to memref<16x32xf32>
+      memref.dealloc %pack : memref<16x32xf32>
+    }
+  }
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %init) -> (memref<8xf32, strided<[1]>>) {
+    %y = memref.alloc() : memref<8x8xf32>
+    linalg.fill ins(%one : f32) outs(%y : memref<8x8xf32>)
+    %row = memref.subview %y[0, 0] [1, 8] [1, 1] : memref<8x8xf32> to memref<8xf32, strided<[1]>>
+    scf.yield %row : memref<8xf32, strided<[1]>>
+  }
+  return %r : memref<8xf32, strided<[1]>>
+}

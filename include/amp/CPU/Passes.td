@@ -420,6 +420,16 @@ def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
     packs): static memory planning, as XLA's buffer assignment and
     TensorFlow Lite's arena planner do for inference graphs.
 
+    First, the temporaries of `scf.for` bodies move out of their loops
+    (innermost first, out of every enclosing `scf.for` up to the entry
+    block): a `memref.alloc` without operands of a static shape in a loop
+    body, freed by exactly one `memref.dealloc` in the same body and not
+    yielded (itself or a view), is allocated before the loop and freed
+    after it, so that every iteration reuses one buffer (the bf16 pair
+    packs of a convolution's per-image GEMMs were a malloc and a free per
+    image). Never out of `scf.parallel` (each thread keeps its own) or
+    other regions.
+
     A temporary is a `memref.alloc` in the function's entry block with a
     static shape, the identity layout, the default memory space and an
     integer or float element of a whole number of bytes (not i1 or index),
@@ -494,8 +504,10 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     - contiguous (`vector.load`; outputs must be, and are written with
       `vector.store`),
     - or shuffled (lane l at a fixed offset from lane 0 within 64 elements:
-      one wider `vector.load` and a `vector.shuffle`; a stride-2 window row,
-      a gradient repeated for the two positions of a window),
+      one wider `vector.load` of the span, or two overlapping ones of half
+      the next power of two where the span is not one, and a
+      `vector.shuffle`; a stride-2 window row, a gradient repeated for the
+      two positions of a window),
 
     from its map's linear results and the memref's static strides; anything
     else (a transposed read) leaves the op alone. `linalg.index` of a row

@@ -12,6 +12,9 @@
 #include "amp/CPU/Passes.h"
 #include "amp/Support/Counts.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
@@ -185,6 +188,55 @@ static void recordBufferPeak(func::FuncOp func) {
     func->removeAttr(kCpuBufferPeakAttr);
 }
 
+/// Whether `buffer` or a view of it reaches the terminator of `block`
+/// (yielded out of a loop iteration).
+static bool escapesBlock(Value buffer, Block *block) {
+  for (OpOperand &use : buffer.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == block->getTerminator())
+      return true;
+    if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+        view && view.getViewSource() == buffer &&
+        llvm::any_of(user->getResults(),
+                     [&](Value result) { return escapesBlock(result, block); }))
+      return true;
+  }
+  return false;
+}
+
+/// Moves the temporaries of `scf.for` bodies out of their loops, innermost
+/// first and out of every enclosing `scf.for` up to the entry block: a
+/// static `memref.alloc` (no operands) of a loop body, freed by exactly one
+/// `memref.dealloc` in the same body and not yielded, is allocated before
+/// the loop and freed after it. Every iteration then reuses one buffer
+/// (the packs of a convolution's per-image GEMMs), whose contents before
+/// the iteration's first write were undefined and still are. Not out of
+/// `scf.parallel` (each thread needs its own) or other regions.
+static void hoistLoopTemporaries(func::FuncOp func) {
+  for (bool moved = true; moved;) {
+    moved = false;
+    func.walk([&](memref::AllocOp alloc) {
+      auto loop = dyn_cast<scf::ForOp>(alloc->getParentOp());
+      if (!loop || alloc->getNumOperands() != 0 ||
+          !alloc.getType().hasStaticShape())
+        return;
+      Block *body = alloc->getBlock();
+      memref::DeallocOp dealloc;
+      for (Operation *user : alloc->getUsers())
+        if (auto d = dyn_cast<memref::DeallocOp>(user)) {
+          if (dealloc || d->getBlock() != body)
+            return;
+          dealloc = d;
+        }
+      if (!dealloc || escapesBlock(alloc, body))
+        return;
+      alloc->moveBefore(loop);
+      dealloc->moveAfter(loop);
+      moved = true;
+    });
+  }
+}
+
 namespace {
 struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
   using Base::Base;
@@ -197,6 +249,7 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
     }
     if (func.isExternal())
       return;
+    hoistLoopTemporaries(func);
     Block &entry = func.getBody().front();
     llvm::DenseMap<Operation *, int64_t> position;
     int64_t index = 0;

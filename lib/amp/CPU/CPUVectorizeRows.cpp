@@ -504,11 +504,33 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       for (int64_t lane = from; lane < from + width; ++lane)
         mask.push_back(offsets[lane] - offsets[from]);
       int64_t span = *llvm::max_element(mask) + 1;
-      Value wide = vector::LoadOp::create(
-          ib, loc, VectorType::get({span}, arg.getType()), source, indices);
-      if (arg.getType().isBF16())
-        wide = toBits(ib, wide);
-      return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
+      // `n` elements from `offset` past the first lane's.
+      auto loadAt = [&](int64_t offset, int64_t n) -> Value {
+        SmallVector<Value> at(indices);
+        if (offset)
+          at.back() = arith::AddIOp::create(
+              ib, loc, at.back(),
+              arith::ConstantIndexOp::create(ib, loc, offset));
+        Value loaded = vector::LoadOp::create(
+            ib, loc, VectorType::get({n}, arg.getType()), source, at);
+        return arg.getType().isBF16() ? toBits(ib, loaded) : loaded;
+      };
+      if (span <= 2 || llvm::isPowerOf2_64(span)) {
+        Value wide = loadAt(0, span);
+        return {vector::ShuffleOp::create(ib, loc, wide, wide, mask), true};
+      }
+      // Two loads of the next power of two's half, the second ending at
+      // the span's end (they overlap), and a two-source shuffle: LLVM
+      // splits a load and shuffle of 27 lanes into pieces and moves 16-bit
+      // lanes one at a time (vpinsrw), where two loads of 16 and one
+      // vpermt2w / vpermt2ps do.
+      int64_t half = static_cast<int64_t>(llvm::PowerOf2Ceil(span)) / 2;
+      Value low = loadAt(0, half);
+      Value high = loadAt(span - half, half);
+      SmallVector<int64_t> fromBoth;
+      for (int64_t m : mask)
+        fromBoth.push_back(m < half ? m : half + m - (span - half));
+      return {vector::ShuffleOp::create(ib, loc, low, high, fromBoth), true};
     }
     }
     llvm_unreachable("covered switch");
