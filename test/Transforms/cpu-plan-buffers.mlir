@@ -184,12 +184,12 @@ func.func @reduction_init(%x: f32, %out: memref<8xf32>) {
 // CHECK:           scf.parallel
 // CHECK:             %[[T:.*]] = memref.alloc() : memref<64xf32>
 // CHECK:             memref.dealloc %[[T]]
+// CHECK-NOT:   memref.dealloc %[[P]]
+// CHECK:       memref.dealloc %[[ARENA]]
 // CHECK:       scf.for {{.*}} iter_args
 // CHECK:         %[[Y:.*]] = memref.alloc() : memref<8x8xf32>
 // CHECK:         memref.subview %[[Y]]
 // CHECK:         scf.yield
-// CHECK-NOT:   memref.dealloc %[[P]]
-// CHECK:       memref.dealloc %[[ARENA]]
 func.func @loop_temporaries(%out: memref<16x32xf32>, %init: memref<8xf32, strided<[1]>>) -> memref<8xf32, strided<[1]>> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
