@@ -82,7 +82,7 @@ func.func @forward_f16(%a: memref<12x9xf16>, %b: memref<9x40xf16>, %cm: memref<1
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // f32 input gradient dY * W^T, dynamic sizes: A is read in place, B is
-// packed to (k, j); the blocks are an scf.parallel (sizes unknown, so
+// packed to (k, j) (transposed in registers); the blocks are an scf.parallel (sizes unknown, so
 // threads), over ceil(M / 48) x ceil(N / 64) blocks; in a block, the last
 // rows (M mod 6 in the last row block) are one-row tiles and the masked edge
 // is taken only when the block's width is not a multiple of 16.
@@ -92,7 +92,17 @@ func.func @forward_f16(%a: memref<12x9xf16>, %b: memref<9x40xf16>, %cm: memref<1
 // CHECK:     %[[M:.*]] = memref.dim %[[C]], %{{.*}}
 // CHECK:     %[[N:.*]] = memref.dim %[[C]], %{{.*}}
 // CHECK:     %[[BP:.*]] = memref.alloc({{.*}}) {alignment = 64 : i64} : memref<?x?xf32>
-// CHECK:     linalg.generic {{.*}} ins(%[[B]] : memref<?x?xf32>) outs(%[[BP]] : memref<?x?xf32>)
+// B is transposed into the pack in 16 x 16 blocks: 16 rows of B, a
+// shuffle network, 16 rows of the pack; masked at the edges.
+// CHECK:     scf.for %[[X0:.*]] =
+// CHECK:       scf.for %[[K0:.*]] =
+// CHECK:         scf.if
+// CHECK:           vector.load %[[B]][%{{.*}}, %[[K0]]] : memref<?x?xf32>, vector<16xf32>
+// CHECK-COUNT-64:  vector.shuffle
+// CHECK:           vector.store %{{.*}}, %[[BP]][%{{.*}}, %[[X0]]] : memref<?x?xf32>, vector<16xf32>
+// CHECK:         } else {
+// CHECK:           vector.maskedload %[[B]]
+// CHECK:           vector.maskedstore %[[BP]]
 // CHECK:     %[[RB:.*]] = arith.ceildivui %[[M]], %{{.*}}
 // CHECK:     %[[CB:.*]] = arith.ceildivui %[[N]], %{{.*}}
 // CHECK:     scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%[[RB]], %[[CB]])

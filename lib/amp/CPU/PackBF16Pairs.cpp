@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PackBF16Pairs.h"
+#include "VectorTranspose.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -69,27 +70,6 @@ struct PackEmitter {
       order.push_back(i ^ 1);
     return vector::ShuffleOp::create(b, loc, v, v, order);
   }
-  /// Transposes the square matrix whose rows are `rows` (n vectors of n
-  /// lanes, n a power of two) in place, in log2(n) stages of two-source
-  /// shuffles (one `vpermt2d` each on AVX-512): the stage of block size s
-  /// swaps the off-diagonal s x s blocks of every 2s x 2s block (rows i
-  /// and i + s exchange their halves), for s = n/2, ..., 1.
-  void transpose(SmallVectorImpl<Value> &rows) {
-    int64_t n = rows.size();
-    for (int64_t s = n / 2; s >= 1; s /= 2)
-      for (int64_t i = 0; i < n; ++i) {
-        if (i & s)
-          continue;
-        SmallVector<int64_t> top, bottom;
-        for (int64_t j = 0; j < n; ++j) {
-          top.push_back((j & s) ? n + j - s : j);
-          bottom.push_back((j & s) ? n + j : j + s);
-        }
-        Value a = rows[i], c = rows[i + s];
-        rows[i] = vector::ShuffleOp::create(b, loc, a, c, top);
-        rows[i + s] = vector::ShuffleOp::create(b, loc, a, c, bottom);
-      }
-  }
   /// A 64-byte aligned memref<rows x 2*cols x bf16>.
   Value alloc(Value rows, Value cols) {
     Value width = mul(cols, 2);
@@ -151,8 +131,8 @@ Value mlir::amp::packBF16Pairs(OpBuilder &b, Location loc, Value src,
   case PairLayout::KMajorFromColumns: {
     // Blocks of 16 source rows x 16 pairs: each row's pairs as the i32
     // lanes of one vector (halves swapped: rotated by 16 bits), the block
-    // transposed in registers (transpose16), each of its rows stored as the
-    // pairs of P[kk][x0 .. x0 + 15]. Rows x >= X load zeros into padding
+    // transposed in registers (transposeInRegisters), each of its rows stored
+    // as the pairs of P[kk][x0 .. x0 + 15]. Rows x >= X load zeros into padding
     // columns; rows kk >= K2 of the last block are not stored.
     Value cols = e.roundUp(xSize, padX);
     Value packed = e.alloc(pairs, cols);
@@ -178,7 +158,7 @@ Value mlir::amp::packBF16Pairs(OpBuilder &b, Location loc, Value src,
               b, loc, arith::ShLIOp::create(b, loc, pairBits, sixteen),
               arith::ShRUIOp::create(b, loc, pairBits, sixteen)));
         }
-        e.transpose(rows);
+        transposeInRegisters(b, loc, rows);
         for (int64_t r = 0; r < kLanes; ++r) {
           Value kk = e.add(kk0, e.index(r));
           Value exists = arith::CmpIOp::create(
