@@ -560,6 +560,12 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     keep their order; parallel loops only select elements), so the results
     are the same bits (test `cpu-vectorize-rows-exec.mlir` against
     upstream's lowering; the CNN's losses over 30 steps, every precision).
+    bf16 arithmetic is LLVM's scalar promotion written out (widen to f32,
+    compute, round to nearest even with `arith.truncf`, which arith-expand
+    makes the same integer ops as the scalar casts), so its finite results
+    are the same bits too (`cpu-vectorize-rows-bf16-exec.mlir`); a NaN made
+    by a bf16 op may differ in sign or payload (the rounding's NaN is
+    canonical, where LLVM flips a scalar `arith.negf`'s sign bit).
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",
