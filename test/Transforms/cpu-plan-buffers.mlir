@@ -220,3 +220,23 @@ func.func @loop_temporaries(%out: memref<16x32xf32>, %init: memref<8xf32, stride
   }
   return %r : memref<8xf32, strided<[1]>>
 }
+
+// -----
+
+// A loop temporary freed right after it is allocated (nothing between):
+// hoisted like the others (the pass used to hang here, moving the free
+// while walking the loop body).
+// CHECK-LABEL: func.func @adjacent_free
+// CHECK:         %[[A:.*]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.dealloc %[[A]]
+func.func @adjacent_free(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %a = memref.alloc() : memref<16xf32>
+    memref.dealloc %a : memref<16xf32>
+  }
+  return
+}

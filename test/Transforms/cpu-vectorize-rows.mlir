@@ -208,3 +208,21 @@ func.func @powi_and_huge(%x: memref<8x16xf32>, %n: i32, %h: memref<1099511627776
   }
   return
 }
+
+// -----
+
+// A bf16 rounding keeps its rounding mode (and fast-math flags) on the
+// vector: toward zero stays toward zero (arith-expand then refuses it, as
+// it refuses the scalar op; nothing rounds it to nearest even silently).
+// CHECK-LABEL: func.func @truncf_mode
+// CHECK:         arith.truncf %{{.*}} toward_zero : vector<4xf32> to vector<4xbf16>
+func.func @truncf_mode(%in: memref<3x4xf32>, %out: memref<3x4xbf16>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%in : memref<3x4xf32>) outs(%out : memref<3x4xbf16>) {
+  ^bb0(%a: f32, %o: bf16):
+    %r = arith.truncf %a toward_zero : f32 to bf16
+    linalg.yield %r : bf16
+  }
+  return
+}

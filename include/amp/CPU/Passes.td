@@ -560,12 +560,17 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     keep their order; parallel loops only select elements), so the results
     are the same bits (test `cpu-vectorize-rows-exec.mlir` against
     upstream's lowering; the CNN's losses over 30 steps, every precision).
-    bf16 arithmetic is LLVM's scalar promotion written out (widen to f32,
-    compute, round to nearest even with `arith.truncf`, which arith-expand
-    makes the same integer ops as the scalar casts), so its finite results
-    are the same bits too (`cpu-vectorize-rows-bf16-exec.mlir`); a NaN made
-    by a bf16 op may differ in sign or payload (the rounding's NaN is
-    canonical, where LLVM flips a scalar `arith.negf`'s sign bit).
+    bf16 casts (`arith.extf`, `arith.truncf`, rounding mode kept) and
+    selects give the same bits as the scalar ops, which arith-expand makes
+    the same integer ops. Other bf16 arithmetic (a bf16 `arith.maximumf`,
+    `arith.mulf`) is LLVM's scalar promotion written out (widen, compute in
+    f32, round to nearest even), with two differences from the scalar
+    lowering: a denormal result is kept, where LLVM's scalar rounding on a
+    CPU with AVX512_BF16 (`vcvtneps2bf16`) flushes it to zero, and a NaN is
+    the canonical 0x7FC0, where the scalar op may keep its sign and payload
+    (`cpu-vectorize-rows-bf16-exec.mlir` compares normal values bit for
+    bit). The steps that autocast builds compute in f32 with explicit casts;
+    their bf16 maxima only move values.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect",
                            "::mlir::vector::VectorDialect",

@@ -213,8 +213,11 @@ static bool escapesBlock(Value buffer, Block *block) {
 /// the iteration's first write were undefined and still are. Not out of
 /// `scf.parallel` (each thread needs its own) or other regions.
 static void hoistLoopTemporaries(func::FuncOp func) {
+  // Collected first, moved after the walk (moving a body's ops while the
+  // walk iterates the body would lose its place).
   for (bool moved = true; moved;) {
-    moved = false;
+    SmallVector<std::tuple<memref::AllocOp, memref::DeallocOp, scf::ForOp>>
+        hoist;
     func.walk([&](memref::AllocOp alloc) {
       auto loop = dyn_cast<scf::ForOp>(alloc->getParentOp());
       if (!loop || alloc->getNumOperands() != 0 ||
@@ -230,10 +233,13 @@ static void hoistLoopTemporaries(func::FuncOp func) {
         }
       if (!dealloc || escapesBlock(alloc, body))
         return;
+      hoist.emplace_back(alloc, dealloc, loop);
+    });
+    for (auto [alloc, dealloc, loop] : hoist) {
       alloc->moveBefore(loop);
       dealloc->moveAfter(loop);
-      moved = true;
-    });
+    }
+    moved = !hoist.empty();
   }
 }
 

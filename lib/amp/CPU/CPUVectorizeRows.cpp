@@ -628,7 +628,14 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       }
       if (auto trunc = dyn_cast<arith::TruncFOp>(inner);
           trunc && trunc.getType().isBF16()) {
-        vectors.map(trunc.getResult(), round(ib, asVector(trunc.getIn())));
+        // The op itself on a vector (its rounding mode and fast-math
+        // flags kept).
+        OperationState state(loc, trunc->getName());
+        state.addOperands(asVector(trunc.getIn()));
+        state.addTypes(vectorOf(ib.getBF16Type()));
+        state.addAttributes(trunc->getAttrs());
+        vectors.map(trunc.getResult(),
+                    toBits(ib, ib.create(state)->getResult(0)));
         continue;
       }
       // Any other op on bf16: in f32, its bf16 results rounded.
