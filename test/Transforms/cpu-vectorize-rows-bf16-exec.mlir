@@ -27,7 +27,7 @@
 // RUN: grep -v base@ %t.ref > %t.ref.data
 // RUN: diff %t.ours.data %t.ref.data
 // RUN: FileCheck %s < %t.ours
-// The pass lowered all five cases (as bits and f32: no bf16 arithmetic).
+// The pass lowered all six cases (as bits and f32: no bf16 arithmetic).
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @main
 // IR:       vector.shuffle {{.*}} [0, 2, 4, 6, 9, 11, 13, 15] : vector<8xi16>, vector<8xi16>
@@ -40,10 +40,13 @@
 // IR:       vector.store {{.*}} : memref<1x2x8x2x8x2xbf16>, vector<16xbf16>
 // IR:       arith.addf {{.*}} : vector<16xf32>
 // IR:       arith.select {{.*}} : vector<9xi1>, vector<9xi16>
+// IR:       vector.reduction <maximumf>, {{.*}} : vector<16xf32> into f32
+// IR:       vector.reduction <maximumf>, {{.*}} : vector<12xf32> into f32
+// IR:       vector.reduction <minimumf>, {{.*}} : vector<16xf32> into f32
 // IR-NOT:   linalg.
 // IR-NOT:   vector<{{[0-9]+}}xbf16> to vector<{{[0-9]+}}xf32>
 
-// CHECK-COUNT-5: Unranked Memref base@ = {{.*}} rank = {{[0-9]}}
+// CHECK-COUNT-7: Unranked Memref base@ = {{.*}} rank = {{[0-9]}}
 
 #s1 = affine_map<(i) -> (i)>
 #pool_in = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
@@ -53,6 +56,9 @@
 #bw_out = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, kh, ow, kw)>
 #x2 = affine_map<(i, j) -> (i, j)>
 #winmap = affine_map<(c, kh, oh, ow) -> (c, oh - kh + 2, ow)>
+#red_in = affine_map<(i, j) -> (i, j)>
+#red_out = affine_map<(i, j) -> (i)>
+#red_scale = affine_map<(i, j) -> (i)>
 #colmap = affine_map<(c, kh, oh, ow) -> (c, kh, oh, ow)>
 
 func.func private @printMemrefI32(memref<*xi32>)
@@ -109,7 +115,25 @@ func.func @print8(%v: memref<?xi8>) {
   return
 }
 
+// f32 printed as bits.
+func.func @print32(%v: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %v, %c0 : memref<?xf32>
+  %w = memref.alloc(%n) : memref<?xi32>
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %v[%i] : memref<?xf32>
+    %bits = arith.bitcast %x : f32 to i32
+    memref.store %bits, %w[%i] : memref<?xi32>
+  }
+  %u = memref.cast %w : memref<?xi32> to memref<*xi32>
+  call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+  return
+}
+
 func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
   // 1. A 2 x 2, stride 2 max pooling of a bf16 image (the named op,
   //    generalized): rows of 8 window maxima (a span of 15: two
   //    overlapping loads of 8 and a shuffle), the maximum carried across
@@ -232,5 +256,57 @@ func.func @main() {
   %colflat = memref.collapse_shape %col [[0, 1, 2, 3]] : memref<1x3x9x9xbf16> into memref<243xbf16>
   %cold = memref.cast %colflat : memref<243xbf16> to memref<?xbf16>
   call @print(%cold) : (memref<?xbf16>) -> ()
+
+  // 6. A softmax's row maximum, along the reduction: rows of 28 bf16
+  //    widened to f32 (vectors of 16 and 12, each reduced horizontally)
+  //    into an f32 output that starts at -inf, over a dynamic number of
+  //    rows; and a row minimum of f32 values times a per-row (uniform)
+  //    scale, rows of 32, from a first value of 0.25.
+  %scores = memref.alloc() : memref<5x28xbf16>
+  %scflat = memref.collapse_shape %scores [[0, 1]] : memref<5x28xbf16> into memref<140xbf16>
+  %scd = memref.cast %scflat : memref<140xbf16> to memref<?xbf16>
+  call @fill(%scd) : (memref<?xbf16>) -> ()
+  %c5 = arith.constant 5 : index
+  %rowmax = memref.alloc(%c5) : memref<?xf32>
+  %ninf32 = arith.constant 0xFF800000 : f32
+  linalg.fill ins(%ninf32 : f32) outs(%rowmax : memref<?xf32>)
+  %scdyn = memref.cast %scores : memref<5x28xbf16> to memref<?x28xbf16>
+  linalg.generic {indexing_maps = [#red_in, #red_out], iterator_types = ["parallel", "reduction"]}
+      ins(%scdyn : memref<?x28xbf16>) outs(%rowmax : memref<?xf32>) {
+  ^bb0(%in: bf16, %o: f32):
+    %e = arith.extf %in : bf16 to f32
+    %m = arith.maximumf %e, %o : f32
+    linalg.yield %m : f32
+  }
+  call @print32(%rowmax) : (memref<?xf32>) -> ()
+  %fv = memref.alloc() : memref<3x32xbf16>
+  %fvflat = memref.collapse_shape %fv [[0, 1]] : memref<3x32xbf16> into memref<96xbf16>
+  %fvd = memref.cast %fvflat : memref<96xbf16> to memref<?xbf16>
+  call @fill(%fvd) : (memref<?xbf16>) -> ()
+  %f32v = memref.alloc() : memref<3x32xf32>
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  scf.for %i = %c0 to %c3 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %x = memref.load %fv[%i, %j] : memref<3x32xbf16>
+      %e = arith.extf %x : bf16 to f32
+      memref.store %e, %f32v[%i, %j] : memref<3x32xf32>
+    }
+  }
+  %scale = memref.alloc() : memref<3xf32>
+  %s0 = arith.constant -1.5 : f32
+  linalg.fill ins(%s0 : f32) outs(%scale : memref<3xf32>)
+  %rowmin = memref.alloc() : memref<3xf32>
+  %quarter = arith.constant 0.25 : f32
+  linalg.fill ins(%quarter : f32) outs(%rowmin : memref<3xf32>)
+  linalg.generic {indexing_maps = [#red_in, #red_scale, #red_out], iterator_types = ["parallel", "reduction"]}
+      ins(%f32v, %scale : memref<3x32xf32>, memref<3xf32>) outs(%rowmin : memref<3xf32>) {
+  ^bb0(%in: f32, %sc: f32, %o: f32):
+    %p = arith.mulf %in, %sc : f32
+    %m = arith.minimumf %o, %p : f32
+    linalg.yield %m : f32
+  }
+  %rmin = memref.cast %rowmin : memref<3xf32> to memref<?xf32>
+  call @print32(%rmin) : (memref<?xf32>) -> ()
   return
 }

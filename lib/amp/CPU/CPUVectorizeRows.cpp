@@ -785,6 +785,190 @@ static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
   rewriter.eraseOp(op);
 }
 
+/// An op whose rows run along its reduction: one output, every loop
+/// parallel but the last, a reduction of static extent >= kShortestRow
+/// that the output does not index, a body that yields
+/// `arith.maximumf`/`arith.minimumf` (f32) of the output's element and a
+/// value computed from the inputs by f32 elementwise ops (an input of bf16
+/// or f16 widened by `arith.extf` first), and inputs read contiguous or
+/// uniform along the reduction, sharing no bytes with the output. A
+/// softmax's row maximum.
+struct ReductionRow {
+  unsigned last;
+  int64_t extent;
+  Operation *combiner;
+  RowPlan plan; ///< row = {last}: the inputs' accesses (classify)
+};
+
+static std::optional<ReductionRow> planReductionRow(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumLoops() < 2)
+    return std::nullopt;
+  SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  unsigned last = op.getNumLoops() - 1;
+  for (unsigned loop = 0; loop < last; ++loop)
+    if (iters[loop] != utils::IteratorType::parallel)
+      return std::nullopt;
+  if (iters[last] != utils::IteratorType::reduction ||
+      ShapedType::isDynamic(extents[last]) || extents[last] < kShortestRow)
+    return std::nullopt;
+  OpOperand &init = *op.getDpsInitsMutable().begin();
+  if (op.getMatchingIndexingMap(&init).isFunctionOfDim(last) ||
+      !isa<MemRefType>(init.get().getType()))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  BlockArgument out = body->getArgument(init.getOperandNumber());
+  Operation *combiner = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!combiner || !isa<arith::MaximumFOp, arith::MinimumFOp>(combiner) ||
+      combiner->getBlock() != body || !out.getType().isF32() ||
+      !out.hasOneUse() || out.getUses().begin()->getOwner() != combiner)
+    return std::nullopt;
+  for (Operation &inner : body->without_terminator()) {
+    if (&inner == combiner)
+      continue;
+    if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
+      if (!isa<BlockArgument>(ext.getIn()) || !ext.getType().isF32())
+        return std::nullopt;
+      continue;
+    }
+    if (inner.getNumRegions() || inner.getNumResults() != 1 ||
+        (!isa<arith::ConstantOp>(inner) &&
+         (!inner.hasTrait<OpTrait::Elementwise>() ||
+          !inner.hasTrait<OpTrait::Vectorizable>())))
+      return std::nullopt;
+    for (Type type :
+         llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()))
+      if (!type.isF32())
+        return std::nullopt;
+  }
+  ReductionRow row{last, extents[last], combiner, RowPlan()};
+  row.plan.row = {last};
+  row.plan.rowExtents = {extents[last]};
+  row.plan.lanes = extents[last];
+  row.plan.access.assign(op->getNumOperands(), RowAccess::Uniform);
+  row.plan.offsets.resize(op->getNumOperands());
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    if (!isa<MemRefType>(input->get().getType()))
+      continue;
+    if (failed(classify(op, *input, row.plan)) ||
+        row.plan.access[input->getOperandNumber()] == RowAccess::Shuffled ||
+        mayShareBytes(input->get(), init.get()))
+      return std::nullopt;
+  }
+  return row;
+}
+
+/// Lowers `op` by `row`: loops over the parallel loops; in each, the
+/// reduction in vectors of 16 lanes and the rest, each vector reduced
+/// horizontally (`vector.reduction`) and combined into the output element
+/// in order. A maximum or minimum is exact and order-independent, so the
+/// result is the same bits as the loop's (but for which NaN's payload).
+static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
+                              RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
+  SmallVector<unsigned> outer;
+  for (unsigned loop = 0; loop < row.last; ++loop)
+    outer.push_back(loop);
+  SmallVector<Value> lbs, ubs, steps;
+  loopBounds(rewriter, loc, ranges, outer, lbs, ubs, steps);
+  Block *body = op.getBlock();
+  OpOperand &init = *op.getDpsInitsMutable().begin();
+  auto kind = isa<arith::MaximumFOp>(row.combiner)
+                  ? vector::CombiningKind::MAXIMUMF
+                  : vector::CombiningKind::MINIMUMF;
+  scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        SmallVector<Value> ivs(outerIvs);
+        ivs.push_back(Value());
+        SmallVector<Value> outIndices =
+            indicesAtLoops(b, l, op.getMatchingIndexingMap(&init), ivs);
+        Value acc = memref::LoadOp::create(b, l, init.get(), outIndices);
+        for (auto [start, width] : chunksOf(row.extent)) {
+          ivs.back() = arith::ConstantIndexOp::create(b, l, start);
+          auto vectorOf = [&](Type t) { return VectorType::get({width}, t); };
+          IRMapping scalars, vectors;
+          for (OpOperand *input : op.getDpsInputOperands()) {
+            BlockArgument arg = body->getArgument(input->getOperandNumber());
+            if (!isa<MemRefType>(input->get().getType())) {
+              scalars.map(arg, input->get());
+              continue;
+            }
+            SmallVector<Value> at =
+                indicesAtLoops(b, l, op.getMatchingIndexingMap(input), ivs);
+            if (row.plan.access[input->getOperandNumber()] ==
+                RowAccess::Uniform) {
+              scalars.map(arg, memref::LoadOp::create(b, l, input->get(), at));
+              continue;
+            }
+            Value v = vector::LoadOp::create(b, l, vectorOf(arg.getType()),
+                                             input->get(), at);
+            if (arg.getType().isBF16()) {
+              // Widened exactly as bits (see emitRowVector).
+              VectorType i32 = vectorOf(b.getI32Type());
+              Value wide = arith::ExtUIOp::create(
+                  b, l, i32,
+                  vector::BitCastOp::create(b, l, vectorOf(b.getI16Type()), v));
+              Value shift = arith::ConstantOp::create(
+                  b, l, DenseElementsAttr::get(i32, b.getI32IntegerAttr(16)));
+              v = arith::BitcastOp::create(
+                  b, l, vectorOf(b.getF32Type()),
+                  arith::ShLIOp::create(b, l, wide, shift));
+              // The block argument's extf becomes the identity.
+              for (Operation *user : arg.getUsers())
+                vectors.map(user->getResult(0), v);
+              continue;
+            }
+            vectors.map(arg, v);
+          }
+          auto asVector = [&](Value value) -> Value {
+            if (Value v = vectors.lookupOrNull(value))
+              return v;
+            Value scalar = scalars.lookupOrDefault(value);
+            return vector::BroadcastOp::create(b, l, vectorOf(scalar.getType()),
+                                               scalar);
+          };
+          Value folded;
+          for (Operation &inner : body->without_terminator()) {
+            if (vectors.contains(inner.getResult(0)))
+              continue; // a widened bf16 input
+            if (&inner == row.combiner) {
+              Value other = inner.getOperand(0) ==
+                                    body->getArgument(init.getOperandNumber())
+                                ? inner.getOperand(1)
+                                : inner.getOperand(0);
+              folded = vector::ReductionOp::create(b, l, kind, asVector(other));
+              continue;
+            }
+            bool varying = llvm::any_of(inner.getOperands(), [&](Value v) {
+              return vectors.contains(v);
+            });
+            if (!varying) {
+              b.clone(inner, scalars);
+              continue;
+            }
+            OperationState state(l, inner.getName());
+            for (Value operand : inner.getOperands())
+              state.addOperands(asVector(operand));
+            state.addTypes(vectorOf(inner.getResult(0).getType()));
+            state.addAttributes(inner.getAttrs());
+            vectors.map(inner.getResult(0), b.create(state)->getResult(0));
+          }
+          OperationState combine(l, row.combiner->getName());
+          combine.addOperands({acc, folded});
+          combine.addTypes(acc.getType());
+          combine.addAttributes(row.combiner->getAttrs());
+          acc = b.create(combine)->getResult(0);
+        }
+        memref::StoreOp::create(b, l, acc, init.get(), outIndices);
+      });
+  rewriter.eraseOp(op);
+}
+
 namespace {
 struct CPUVectorizeRowsPass
     : amp::impl::CPUVectorizeRowsBase<CPUVectorizeRowsPass> {
@@ -806,12 +990,17 @@ struct CPUVectorizeRowsPass
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
     std::vector<std::pair<linalg::GenericOp, RowPlan>> work;
+    std::vector<std::pair<linalg::GenericOp, ReductionRow>> reductions;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = planRows(op))
         work.emplace_back(op, std::move(*plan));
+      else if (std::optional<ReductionRow> row = planReductionRow(op))
+        reductions.emplace_back(op, std::move(*row));
     });
     for (auto &[op, plan] : work)
       lowerToRowVectors(op, plan, rewriter);
+    for (auto &[op, row] : reductions)
+      lowerReductionRow(op, row, rewriter);
   }
 };
 } // namespace
