@@ -226,3 +226,28 @@ func.func @truncf_mode(%in: memref<3x4xf32>, %out: memref<3x4xbf16>) {
   }
   return
 }
+
+// -----
+
+// A row maximum along the reduction into a keepdim output (d0, 0): vectors
+// of the reduction (16 and 4 lanes), each reduced horizontally, combined
+// into the output element (the output's map ignores the reduction loop;
+// the pass used to crash building its indices).
+// CHECK-LABEL: func.func @row_max_keepdim
+// CHECK:         scf.for %[[I:.*]] =
+// CHECK:           %[[M:.*]] = memref.load %{{.*}}[%[[I]], %{{.*}}] : memref<4x1xf32>
+// CHECK:           vector.load {{.*}} : memref<4x20xf32>, vector<16xf32>
+// CHECK:           %[[R0:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<16xf32> into f32
+// CHECK:           %[[M0:.*]] = arith.maximumf %[[M]], %[[R0]] : f32
+// CHECK:           %[[R1:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<4xf32> into f32
+// CHECK:           %[[M1:.*]] = arith.maximumf %[[M0]], %[[R1]] : f32
+// CHECK:           memref.store %[[M1]], %{{.*}}[%[[I]], %{{.*}}] : memref<4x1xf32>
+// CHECK-NOT:     linalg.generic
+func.func @row_max_keepdim(%x: memref<4x20xf32>, %m: memref<4x1xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, 0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<4x20xf32>) outs(%m : memref<4x1xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.maximumf %a, %o : f32
+    linalg.yield %r : f32
+  }
+  return
+}

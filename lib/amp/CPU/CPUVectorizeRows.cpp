@@ -883,8 +883,10 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
   scf::buildLoopNest(
       rewriter, loc, lbs, ubs, steps,
       [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        // (The output's map does not use the reduction loop; its value
+        // here is only an operand that the map ignores.)
         SmallVector<Value> ivs(outerIvs);
-        ivs.push_back(Value());
+        ivs.push_back(arith::ConstantIndexOp::create(b, l, 0));
         SmallVector<Value> outIndices =
             indicesAtLoops(b, l, op.getMatchingIndexingMap(&init), ivs);
         Value acc = memref::LoadOp::create(b, l, init.get(), outIndices);
