@@ -401,6 +401,19 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
   return plan;
 }
 
+/// The f32 values of `bits`, a vector of bf16 bit patterns (i16), exactly:
+/// each is the upper half of its f32 (arith.extf's meaning, as integer
+/// ops).
+static Value widenBF16Bits(OpBuilder &b, Location loc, Value bits) {
+  auto type = cast<VectorType>(bits.getType());
+  VectorType i32 = type.clone(b.getI32Type());
+  Value wide = arith::ExtUIOp::create(b, loc, i32, bits);
+  Value shift = arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(i32, b.getI32IntegerAttr(16)));
+  return arith::BitcastOp::create(b, loc, type.clone(b.getF32Type()),
+                                  arith::ShLIOp::create(b, loc, wide, shift));
+}
+
 /// Emits the vector of `width` lanes of `op`'s row from lane `start`
 /// (a constant, or the iv of a loop over chunks of a one-loop row):
 /// `ivs` holds the outer loops' values and the row loops' values at that
@@ -426,16 +439,6 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
   auto fromBits = [&](OpBuilder &ib, Value value) -> Value {
     return vector::BitCastOp::create(ib, loc, vectorOf(ib.getBF16Type()),
                                      value);
-  };
-  // bf16 bits -> f32, exactly: the bits are the f32's upper half.
-  auto widen = [&](OpBuilder &ib, Value value) -> Value {
-    VectorType i32 = vectorOf(ib.getI32Type());
-    Value wide = arith::ExtUIOp::create(ib, loc, i32, value);
-    Value shift = arith::ConstantOp::create(
-        ib, loc, DenseElementsAttr::get(i32, ib.getI32IntegerAttr(16)));
-    return arith::BitcastOp::create(
-        ib, loc, vectorOf(ib.getF32Type()),
-        arith::ShLIOp::create(ib, loc, wide, shift));
   };
   // f32 -> bf16 bits, rounded to nearest even (arith.truncf, which
   // arith-expand's bf16 patterns make integer ops).
@@ -623,7 +626,8 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       }
       if (auto ext = dyn_cast<arith::ExtFOp>(inner);
           ext && ext.getIn().getType().isBF16()) {
-        vectors.map(ext.getResult(), widen(ib, asVector(ext.getIn())));
+        vectors.map(ext.getResult(),
+                    widenBF16Bits(ib, loc, asVector(ext.getIn())));
         continue;
       }
       if (auto trunc = dyn_cast<arith::TruncFOp>(inner);
@@ -650,8 +654,9 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
                                !vectors.contains(operand.get());
         Value vector = scalarCondition ? scalars.lookupOrDefault(operand.get())
                                        : asVector(operand.get());
-        state.addOperands(operand.get().getType().isBF16() ? widen(ib, vector)
-                                                           : vector);
+        state.addOperands(operand.get().getType().isBF16()
+                              ? widenBF16Bits(ib, loc, vector)
+                              : vector);
       }
       Type resultType = inner.getResult(0).getType();
       state.addTypes(vectorOf(wider(resultType)));
@@ -911,15 +916,9 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
                                              input->get(), at);
             if (arg.getType().isBF16()) {
               // Widened exactly as bits (see emitRowVector).
-              VectorType i32 = vectorOf(b.getI32Type());
-              Value wide = arith::ExtUIOp::create(
-                  b, l, i32,
+              v = widenBF16Bits(
+                  b, l,
                   vector::BitCastOp::create(b, l, vectorOf(b.getI16Type()), v));
-              Value shift = arith::ConstantOp::create(
-                  b, l, DenseElementsAttr::get(i32, b.getI32IntegerAttr(16)));
-              v = arith::BitcastOp::create(
-                  b, l, vectorOf(b.getF32Type()),
-                  arith::ShLIOp::create(b, l, wide, shift));
               // The block argument's extf becomes the identity.
               for (Operation *user : arg.getUsers())
                 vectors.map(user->getResult(0), v);
