@@ -65,6 +65,9 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-cpu-tile-contractions",
      "bf16-dot=true dot-tile-rows=5 dot-tile-cols=48"},
     {"amp-lower-to-llvm", "bf16-dot=true"},
+    // The CPU lowering without amp-cpu-vectorize-rows (rows left to the
+    // loops and LLVM's vectorizer, as before that pass).
+    {"amp-lower-to-llvm", "vectorize-rows=false"},
 };
 
 bool addToPipeline(OpPassManager &pm, const PassUnderTest &p,
