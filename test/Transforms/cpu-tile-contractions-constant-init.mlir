@@ -143,6 +143,77 @@ func.func @view_of_c(%x: memref<16x8xf32>, %w: memref<8x16xf32>, %y: memref<16x1
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>
 #c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(d0) -> (d0)>
+
+// A view of C made before the fill, read only after the contraction (the
+// bf16 cast of a layer's output through its collapse_shape): its uses are
+// C's, none between, so the fill goes.
+// CHECK-LABEL: func.func @view_read_after
+// CHECK-NOT:   linalg.fill
+// CHECK:       scf.if
+// CHECK:       memref.collapse_shape
+// CHECK:       linalg.generic
+// CHECK:       return
+func.func @view_read_after(%x: memref<16x8xf32>, %w: memref<8x16xf32>, %out: memref<256xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %y = memref.alloc() : memref<16x16xf32>
+  linalg.fill ins(%cst : f32) outs(%y : memref<16x16xf32>)
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x, %w : memref<16x8xf32>, memref<8x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  %flat = memref.collapse_shape %y [[0, 1]] : memref<16x16xf32> into memref<256xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+    ins(%flat : memref<256xf32>) outs(%out : memref<256xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %n = arith.negf %p : f32
+    linalg.yield %n : f32
+  }
+  memref.dealloc %y : memref<16x16xf32>
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+
+// A view of C written between the fill and the contraction: the fill
+// stays, and the kernel loads C.
+// CHECK-LABEL: func.func @view_written_between
+// CHECK:       linalg.fill
+// CHECK:       memref.store
+// CHECK-NOT:   scf.if
+// CHECK:       return
+func.func @view_written_between(%x: memref<16x8xf32>, %w: memref<8x16xf32>, %out: memref<16x16xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %c3 = arith.constant 3 : index
+  %y = memref.alloc() : memref<16x16xf32>
+  %flat = memref.collapse_shape %y [[0, 1]] : memref<16x16xf32> into memref<256xf32>
+  linalg.fill ins(%cst : f32) outs(%y : memref<16x16xf32>)
+  memref.store %one, %flat[%c3] : memref<256xf32>
+  linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+    ins(%x, %w : memref<16x8xf32>, memref<8x16xf32>) outs(%y : memref<16x16xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %m = arith.mulf %p, %q : f32
+    %s = arith.addf %o, %m : f32
+    linalg.yield %s : f32
+  }
+  memref.copy %y, %out : memref<16x16xf32> to memref<16x16xf32>
+  memref.dealloc %y : memref<16x16xf32>
+  return
+}
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
 
 // k is dynamic (it may be 0, when C keeps its initial value): the fill
 // stays.

@@ -651,10 +651,9 @@ static bool mayWriteAnArgumentUnseen(Operation *from, Operation *to) {
 /// Whether `buffer` is a whole allocation or an argument of the function
 /// (out-parameters never alias arguments; for an argument, nothing in
 /// [from, to] may write memory unseen: mayWriteAnArgumentUnseen) whose
-/// every use classifyUse sees through, and none of the uses for which
-/// `counts` holds lies,
-/// through its ancestor in the block of `from`, within [from, to] (ops of
-/// one block, `from` first).
+/// every use, direct or through views of it, classifyUse sees through, and
+/// none of the uses for which `counts` holds lies, through its ancestor in
+/// the block of `from`, within [from, to] (ops of one block, `from` first).
 static bool noUseWithin(Value buffer, Operation *from, Operation *to,
                         llvm::function_ref<bool(OpOperand &, UseKind)> counts) {
   if (!isFunctionArgument(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
@@ -664,15 +663,28 @@ static bool noUseWithin(Value buffer, Operation *from, Operation *to,
   if (isFunctionArgument(buffer) && mayWriteAnArgumentUnseen(from, to))
     return false;
   Block *block = from->getBlock();
-  for (OpOperand &use : buffer.getUses()) {
-    UseKind kind = classifyUse(use);
-    if (kind == UseKind::Other)
-      return false;
-    if (!counts(use, kind))
-      continue;
-    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
-    if (!at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at)))
-      return false;
+  // The buffer's uses and, through views of it (a collapse_shape, a
+  // subview), theirs: a view only names memory, its uses touch it.
+  SmallVector<Value> names{buffer};
+  while (!names.empty()) {
+    Value name = names.pop_back_val();
+    for (OpOperand &use : name.getUses()) {
+      auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
+      if (view && view.getViewSource() == name &&
+          use.getOwner()->getNumResults() == 1 &&
+          isa<MemRefType>(use.getOwner()->getResult(0).getType())) {
+        names.push_back(use.getOwner()->getResult(0));
+        continue;
+      }
+      UseKind kind = classifyUse(use);
+      if (kind == UseKind::Other)
+        return false;
+      if (!counts(use, kind))
+        continue;
+      Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+      if (!at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at)))
+        return false;
+    }
   }
   return true;
 }
