@@ -228,6 +228,14 @@ static cl::opt<bool> convGemm(
         "false runs them as loop nests (other summation orders, other bits)",
         "true")),
     cl::init(true), cl::cat(ampRunCategory));
+static cl::opt<bool> polynomialExp(
+    "polynomial-exp",
+    cl::desc(withDefault(
+        "--device=cpu: f32 exponentials as a vectorizing polynomial (within "
+        "1 ulp, results below 2^-126 flushed to zero; amp-lower-to-llvm "
+        "polynomial-exp=); false calls libm's expf per element",
+        "true")),
+    cl::init(true), cl::cat(ampRunCategory));
 static cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc(withDefault(
@@ -518,6 +526,8 @@ int main(int argc, char **argv) {
   request.bf16Dot = bf16Dot;
   request.convGemm = convGemm;
   request.convGemmGiven = convGemm.getNumOccurrences() > 0;
+  request.polynomialExp = polynomialExp;
+  request.polynomialExpGiven = polynomialExp.getNumOccurrences() > 0;
   request.dataParallel = dataParallel;
   request.dpBucket = dpBucket;
   request.dpReducePrecision = dpReducePrecision;

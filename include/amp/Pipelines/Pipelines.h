@@ -99,6 +99,12 @@ struct LowerToLLVMConfig {
   /// rows (amp-cpu-vectorize-rows), where LLVM's loop vectorizer leaves
   /// them scalar. Same bits.
   bool vectorizeRows = true;
+  /// f32 exponentials as a polynomial (amp-cpu-polynomial-exp: upstream's
+  /// Cephes approximation, NaN passed through), which vectorizes, instead
+  /// of one libm `expf` call per element. Not the same bits: within 1 ulp
+  /// of exp rounded to f32 (5 ulp just below overflow), results below
+  /// 2^-126 flushed to 0.
+  bool polynomialExp = true;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -132,8 +138,15 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "as loops over vectors of their output rows "
                      "(amp-cpu-vectorize-rows; default on, same bits)"),
       llvm::cl::init(true)};
+  Option<bool> polynomialExp{
+      *this, "polynomial-exp",
+      llvm::cl::desc("f32 math.exp as a vectorizing polynomial "
+                     "(amp-cpu-polynomial-exp; default on; within 1 ulp, "
+                     "results below 2^-126 flushed) instead of libm's expf"),
+      llvm::cl::init(true)};
   LowerToLLVMConfig toConfig() const {
-    return {threads, fuse, bf16Dot, convolutionsAsGemm, vectorizeRows};
+    return {threads,       fuse,         bf16Dot, convolutionsAsGemm,
+            vectorizeRows, polynomialExp};
   }
 };
 

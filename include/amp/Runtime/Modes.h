@@ -78,6 +78,10 @@ struct RunRequest {
   /// (LowerToLLVMConfig::convolutionsAsGemm).
   bool convGemm = true;
   bool convGemmGiven = false;
+  /// --device=cpu: f32 exp as a polynomial
+  /// (LowerToLLVMConfig::polynomialExp).
+  bool polynomialExp = true;
+  bool polynomialExpGiven = false;
 
   // Data parallelism (docs/distributed.md).
   std::string dataParallel = "auto";

@@ -486,6 +486,10 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // tile of up to 8) carried in registers across the reductions.
   pm.addNestedPass<func::FuncOp>(createCPUAccumulateInRegisters());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  // f32 exponentials (a softmax's) as a polynomial that vectorizes,
+  // instead of one libm call per element.
+  if (config.polynomialExp)
+    pm.addNestedPass<func::FuncOp>(createCPUPolynomialExp());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   // The scf.parallel loops of the two passes above: OpenMP threads, or
