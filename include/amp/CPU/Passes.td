@@ -538,6 +538,28 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     payload aside). These rows were a scalar chain of compares and blends
     (6% of the transformer block's bf16 step).
 
+    Reductions across their outputs (tried before the form above): an op
+    with one f32 output whose last dimension is unit-stride and indexed by
+    a parallel loop (the lanes: static extent >= 8, or dynamic, as
+    amp-cpu-parallelize's chunks of rows are), one reduction loop of static
+    extent 4 to 64, every other loop parallel, a body of f32 elementwise
+    ops (inputs of bf16/f16 only widened by `arith.extf`), and inputs that
+    share no bytes with the output, at least one read contiguously along
+    the reduction and the others not along it at all (then contiguous or
+    uniform along the lanes). It becomes loops over the other parallel
+    loops around blocks of 16 lanes (and a masked last block): the block's
+    outputs are one vector; per chunk of 16 reduction steps (and the rest,
+    masked), each input read along the reduction is loaded as one vector
+    per lane and transposed in registers (16 x 16, `vector.shuffle`), so
+    that vector t holds step t of every lane's reduction; the body then runs
+    on those vectors step after step, the output vector carried along. Each
+    output sees the same operations in the same order as in the loop, sums
+    included: the same bits (test cpu-vectorize-rows-transposed-exec.mlir,
+    against upstream's loops). The transformer block's softmax row sums and
+    maxima and its gradient's rowsum(dP * P) had been 16-lane gathers (of
+    16-bit values one `vpinsrw` at a time in bf16) or horizontal
+    reductions: 6% of its bf16 step.
+
     Which ops: rows of 4 to 63 elements, any row with an f16 value
     (operand or body; then dynamic rows too, in vectors of 16 and the rest
     one element at a time) and any row with reductions inside; longer f32 /

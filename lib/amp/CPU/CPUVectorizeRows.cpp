@@ -11,6 +11,7 @@
 #include "amp/CPU/Passes.h"
 
 #include "LoopIndices.h"
+#include "VectorTranspose.h"
 #include "amp/Analysis/BufferUses.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -864,6 +865,38 @@ static std::optional<ReductionRow> planReductionRow(linalg::GenericOp op) {
   return row;
 }
 
+/// `value` as a vector of `width` lanes: its vector in `vectors`, else its
+/// scalar (in `scalars`, or itself) broadcast.
+static Value asVector(OpBuilder &b, Location loc, Value value,
+                      IRMapping &scalars, IRMapping &vectors, int64_t width) {
+  if (Value v = vectors.lookupOrNull(value))
+    return v;
+  Value scalar = scalars.lookupOrDefault(value);
+  return vector::BroadcastOp::create(
+      b, loc, VectorType::get({width}, scalar.getType()), scalar);
+}
+
+/// Emits the body op `inner` (one result, elementwise) at `b`: cloned on
+/// scalars (`scalars`) where none of its operands is in `vectors`, else
+/// rebuilt on vectors of `width` lanes (asVector), its result mapped in
+/// `vectors`.
+static void emitOnVectors(OpBuilder &b, Location loc, Operation &inner,
+                          IRMapping &scalars, IRMapping &vectors,
+                          int64_t width) {
+  bool varying = llvm::any_of(inner.getOperands(),
+                              [&](Value v) { return vectors.contains(v); });
+  if (!varying) {
+    b.clone(inner, scalars);
+    return;
+  }
+  OperationState state(loc, inner.getName());
+  for (Value operand : inner.getOperands())
+    state.addOperands(asVector(b, loc, operand, scalars, vectors, width));
+  state.addTypes(VectorType::get({width}, inner.getResult(0).getType()));
+  state.addAttributes(inner.getAttrs());
+  vectors.map(inner.getResult(0), b.create(state)->getResult(0));
+}
+
 /// Lowers `op` by `row`: loops over the parallel loops; in each, the
 /// reduction in vectors of 16 lanes and the rest, each vector reduced
 /// horizontally (`vector.reduction`) and combined into the output element
@@ -926,13 +959,6 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
             }
             vectors.map(arg, v);
           }
-          auto asVector = [&](Value value) -> Value {
-            if (Value v = vectors.lookupOrNull(value))
-              return v;
-            Value scalar = scalars.lookupOrDefault(value);
-            return vector::BroadcastOp::create(b, l, vectorOf(scalar.getType()),
-                                               scalar);
-          };
           Value folded;
           for (Operation &inner : body->without_terminator()) {
             if (vectors.contains(inner.getResult(0)))
@@ -942,22 +968,11 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
                                     body->getArgument(init.getOperandNumber())
                                 ? inner.getOperand(1)
                                 : inner.getOperand(0);
-              folded = vector::ReductionOp::create(b, l, kind, asVector(other));
+              folded = vector::ReductionOp::create(
+                  b, l, kind, asVector(b, l, other, scalars, vectors, width));
               continue;
             }
-            bool varying = llvm::any_of(inner.getOperands(), [&](Value v) {
-              return vectors.contains(v);
-            });
-            if (!varying) {
-              b.clone(inner, scalars);
-              continue;
-            }
-            OperationState state(l, inner.getName());
-            for (Value operand : inner.getOperands())
-              state.addOperands(asVector(operand));
-            state.addTypes(vectorOf(inner.getResult(0).getType()));
-            state.addAttributes(inner.getAttrs());
-            vectors.map(inner.getResult(0), b.create(state)->getResult(0));
+            emitOnVectors(b, l, inner, scalars, vectors, width);
           }
           OperationState combine(l, row.combiner->getName());
           combine.addOperands({acc, folded});
@@ -966,6 +981,313 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
           acc = b.create(combine)->getResult(0);
         }
         memref::StoreOp::create(b, l, acc, init.get(), outIndices);
+      });
+  rewriter.eraseOp(op);
+}
+
+/// Longest reduction the transposed form unrolls (its vectors per output
+/// block are the reduction's length).
+constexpr int64_t kLongestTransposedReduction = 64;
+
+namespace {
+/// An op with one reduction loop, which its inputs read contiguously, and
+/// a parallel loop along which its output is contiguous: blocks of 16
+/// outputs along that loop are computed together, each lane one output's
+/// reduction in the loop's order. A softmax's row sum and row maximum over
+/// 28 keys, the rowsum(dP * P) of its gradient.
+struct TransposedReduction {
+  unsigned reduction; ///< the reduction loop
+  unsigned lane;      ///< the parallel loop of the output's last dimension
+  int64_t extent;     ///< the reduction's (static)
+  int64_t laneExtent; ///< the lane loop's (or kDynamic)
+  RowPlan alongReduction, alongLanes; ///< each operand's access (classify)
+};
+} // namespace
+
+/// The plan for `op`: one output of f32 with a unit-stride last dimension
+/// indexed by a parallel loop of dynamic or static extent >= 8 (the
+/// lanes: amp-cpu-parallelize's chunks of rows are dynamic); one
+/// reduction loop of static extent in [kShortestRow,
+/// kLongestTransposedReduction]; every other loop parallel; inputs of f32,
+/// bf16 or f16 (the latter two only widened by `arith.extf`) that are read
+/// either contiguously along the reduction (any layout along the lanes:
+/// one load per lane) or not along the reduction at all (then contiguous
+/// or uniform along the lanes), and share no bytes with the output; a body
+/// of f32 elementwise ops. Nullopt otherwise.
+static std::optional<TransposedReduction>
+planTransposedReduction(linalg::GenericOp op) {
+  if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  SmallVector<int64_t> extents = op.getStaticLoopRanges();
+  SmallVector<unsigned> reductions;
+  op.getReductionDims(reductions);
+  unsigned reduction = reductions.front();
+  if (ShapedType::isDynamic(extents[reduction]) ||
+      extents[reduction] < kShortestRow ||
+      extents[reduction] > kLongestTransposedReduction)
+    return std::nullopt;
+  OpOperand &init = *op.getDpsInitsMutable().begin();
+  auto outType = dyn_cast<MemRefType>(init.get().getType());
+  AffineMap outMap = op.getMatchingIndexingMap(&init);
+  SmallVector<int64_t> outStrides;
+  int64_t outOffset;
+  if (!outType || !outType.getElementType().isF32() ||
+      outMap.getNumResults() == 0 ||
+      failed(outType.getStridesAndOffset(outStrides, outOffset)) ||
+      outStrides.back() != 1)
+    return std::nullopt;
+  auto laneDim = dyn_cast<AffineDimExpr>(outMap.getResults().back());
+  if (!laneDim)
+    return std::nullopt;
+  unsigned lane = laneDim.getPosition();
+  if ((!ShapedType::isDynamic(extents[lane]) && extents[lane] < 8) ||
+      llvm::any_of(llvm::drop_end(outMap.getResults()),
+                   [&](AffineExpr e) { return e.isFunctionOfDim(lane); }))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  for (Operation &inner : body->without_terminator()) {
+    if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
+      if (!isa<BlockArgument>(ext.getIn()) || !ext.getType().isF32())
+        return std::nullopt;
+      continue;
+    }
+    if (inner.getNumRegions() || inner.getNumResults() != 1 ||
+        (!isa<arith::ConstantOp>(inner) &&
+         (!inner.hasTrait<OpTrait::Elementwise>() ||
+          !inner.hasTrait<OpTrait::Vectorizable>())))
+      return std::nullopt;
+    for (Type type :
+         llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()))
+      if (!type.isF32())
+        return std::nullopt;
+  }
+  TransposedReduction plan{reduction,     lane,      extents[reduction],
+                           extents[lane], RowPlan(), RowPlan()};
+  auto start = [&](RowPlan &row, unsigned loop) {
+    row.row = {loop};
+    row.rowExtents = {extents[loop]};
+    row.lanes = extents[loop];
+    row.access.assign(op->getNumOperands(), RowAccess::Uniform);
+    row.offsets.resize(op->getNumOperands());
+  };
+  start(plan.alongReduction, reduction);
+  start(plan.alongLanes, lane);
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    BlockArgument arg = body->getArgument(input->getOperandNumber());
+    Type elem = arg.getType();
+    if (!elem.isF32() && (!(elem.isBF16() || elem.isF16()) ||
+                          !llvm::all_of(arg.getUsers(), [](Operation *user) {
+                            return isa<arith::ExtFOp>(user);
+                          })))
+      return std::nullopt;
+    if (!isa<MemRefType>(input->get().getType()))
+      continue;
+    unsigned number = input->getOperandNumber();
+    if (failed(classify(op, *input, plan.alongReduction)) ||
+        mayShareBytes(input->get(), init.get()))
+      return std::nullopt;
+    RowAccess along = plan.alongReduction.access[number];
+    if (along == RowAccess::Shuffled)
+      return std::nullopt;
+    if (along == RowAccess::Uniform &&
+        (failed(classify(op, *input, plan.alongLanes)) ||
+         plan.alongLanes.access[number] == RowAccess::Shuffled))
+      return std::nullopt;
+  }
+  // Worth it only where an input runs along the reduction (else LLVM's
+  // loop vectorizer does the same along the lanes).
+  if (llvm::none_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+        return isa<MemRefType>(input->get().getType()) &&
+               plan.alongReduction.access[input->getOperandNumber()] ==
+                   RowAccess::Contiguous;
+      }))
+    return std::nullopt;
+  return plan;
+}
+
+/// `v` (a vector of `type`'s elements loaded from memory) as f32: bf16 as
+/// its bits (widenBF16Bits), f16 by `arith.extf`.
+static Value widenLoaded(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<VectorType>(v.getType());
+  auto f32 = type.clone(b.getF32Type());
+  if (type.getElementType().isBF16())
+    return widenBF16Bits(
+        b, loc,
+        vector::BitCastOp::create(b, loc, type.clone(b.getI16Type()), v));
+  if (type.getElementType().isF16())
+    return arith::ExtFOp::create(b, loc, f32, v);
+  return v;
+}
+
+/// Lowers `op` by `plan`: loops over the other parallel loops; in each,
+/// blocks of 16 lanes (and one of the rest). A block loads its outputs as
+/// one vector; per chunk of 16 reduction steps, each input read along the
+/// reduction is loaded as one vector per lane and transposed in registers
+/// (transposeInRegisters), so that vector t holds step t of every lane's
+/// reduction; the body then runs on those vectors, step after step, its
+/// output vector carried from one to the next. Each output sees the same
+/// operations in the same order as in the loop: the same bits.
+static void lowerTransposedReduction(linalg::GenericOp op,
+                                     const TransposedReduction &plan,
+                                     RewriterBase &rewriter) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> ranges =
+      cast<linalg::LinalgOp>(op.getOperation()).createLoopRanges(rewriter, loc);
+  SmallVector<unsigned> outer;
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+    if (loop != plan.reduction && loop != plan.lane)
+      outer.push_back(loop);
+  SmallVector<Value> lbs, ubs, steps;
+  loopBounds(rewriter, loc, ranges, outer, lbs, ubs, steps);
+  Block *body = op.getBlock();
+  OpOperand &init = *op.getDpsInitsMutable().begin();
+  BlockArgument out = body->getArgument(init.getOperandNumber());
+  Value yielded = body->getTerminator()->getOperand(0);
+
+  // One block of lanes from lane `first`: 16 (`width` null), or `width`
+  // < 16 (the last block; every access masked).
+  auto emitBlock = [&](OpBuilder &b, Location l, ArrayRef<Value> outerIvs,
+                       Value first, Value width) {
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(b, l, v).getResult();
+    };
+    auto maskOf = [&](Value count) -> Value {
+      return vector::CreateMaskOp::create(
+          b, l, VectorType::get({kLanes}, b.getI1Type()), ValueRange{count});
+    };
+    SmallVector<Value> ivs(op.getNumLoops());
+    for (auto [loop, iv] : llvm::zip_equal(outer, outerIvs))
+      ivs[loop] = iv;
+    ivs[plan.lane] = first;
+    ivs[plan.reduction] = index(0);
+    Value mask = width ? maskOf(width) : Value();
+    // A vector of 16 lanes along the lanes from `at` (masked to `width`).
+    auto loadLanes = [&](Value memref, ArrayRef<Value> at) -> Value {
+      auto type =
+          VectorType::get({kLanes}, getElementTypeOrSelf(memref.getType()));
+      if (!mask)
+        return vector::LoadOp::create(b, l, type, memref, at);
+      Value zeros = arith::ConstantOp::create(b, l, b.getZeroAttr(type));
+      return vector::MaskedLoadOp::create(b, l, type, memref, at, mask, zeros);
+    };
+    SmallVector<Value> outIndices =
+        indicesAtLoops(b, l, op.getMatchingIndexingMap(&init), ivs);
+    Value acc = loadLanes(init.get(), outIndices);
+    // The inputs that do not run along the reduction: once per block.
+    IRMapping fixedScalars, fixedVectors;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      BlockArgument arg = body->getArgument(input->getOperandNumber());
+      unsigned number = input->getOperandNumber();
+      if (!isa<MemRefType>(input->get().getType())) {
+        fixedScalars.map(arg, input->get());
+        continue;
+      }
+      if (plan.alongReduction.access[number] != RowAccess::Uniform)
+        continue;
+      SmallVector<Value> at =
+          indicesAtLoops(b, l, op.getMatchingIndexingMap(input), ivs);
+      if (plan.alongLanes.access[number] == RowAccess::Uniform) {
+        fixedScalars.map(arg, memref::LoadOp::create(b, l, input->get(), at));
+        continue;
+      }
+      Value v = widenLoaded(b, l, loadLanes(input->get(), at));
+      if (arg.getType().isF32())
+        fixedVectors.map(arg, v);
+      else // its extf's become the identity
+        for (Operation *user : arg.getUsers())
+          fixedVectors.map(user->getResult(0), v);
+    }
+    for (auto [chunk, count] : chunksOf(plan.extent)) {
+      // Per input along the reduction: its `count` steps, transposed.
+      DenseMap<unsigned, SmallVector<Value>> steps;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        unsigned number = input->getOperandNumber();
+        if (!isa<MemRefType>(input->get().getType()) ||
+            plan.alongReduction.access[number] != RowAccess::Contiguous)
+          continue;
+        Type elem = getElementTypeOrSelf(input->get().getType());
+        auto type = VectorType::get({kLanes}, elem);
+        SmallVector<Value> rows;
+        for (int64_t r = 0; r < kLanes; ++r) {
+          SmallVector<Value> at = ivs;
+          at[plan.lane] = arith::AddIOp::create(b, l, first, index(r));
+          at[plan.reduction] = index(chunk);
+          SmallVector<Value> indices =
+              indicesAtLoops(b, l, op.getMatchingIndexingMap(input), at);
+          // Lane r's steps of this chunk: none past the last lane.
+          Value chunkMask;
+          if (width)
+            chunkMask = maskOf(arith::SelectOp::create(
+                b, l,
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, index(r),
+                                      width),
+                index(count), index(0)));
+          else if (count < kLanes)
+            chunkMask = maskOf(index(count));
+          Value row;
+          if (!chunkMask)
+            row = vector::LoadOp::create(b, l, type, input->get(), indices);
+          else
+            row = vector::MaskedLoadOp::create(
+                b, l, type, input->get(), indices, chunkMask,
+                arith::ConstantOp::create(b, l, b.getZeroAttr(type)));
+          rows.push_back(widenLoaded(b, l, row));
+        }
+        transposeInRegisters(b, l, rows);
+        steps[number] = std::move(rows);
+      }
+      for (int64_t t = 0; t < count; ++t) {
+        IRMapping scalars = fixedScalars, vectors = fixedVectors;
+        vectors.map(out, acc);
+        for (auto &[number, columns] : steps) {
+          BlockArgument arg = body->getArgument(number);
+          if (arg.getType().isF32())
+            vectors.map(arg, columns[t]);
+          else
+            for (Operation *user : arg.getUsers())
+              vectors.map(user->getResult(0), columns[t]);
+        }
+        for (Operation &inner : body->without_terminator())
+          if (!vectors.contains(inner.getResult(0)))
+            emitOnVectors(b, l, inner, scalars, vectors, kLanes);
+        acc = asVector(b, l, yielded, scalars, vectors, kLanes);
+      }
+    }
+    if (mask)
+      vector::MaskedStoreOp::create(b, l, init.get(), outIndices, mask, acc);
+    else
+      vector::StoreOp::create(b, l, acc, init.get(), outIndices);
+  };
+
+  Value lanes =
+      getValueOrCreateConstantIndexOp(rewriter, loc, ranges[plan.lane].size);
+  scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location l, ValueRange outerIvs) {
+        SmallVector<Value> ivs(outerIvs);
+        Value sixteen = arith::ConstantIndexOp::create(b, l, kLanes);
+        Value rest = b.createOrFold<arith::RemUIOp>(l, lanes, sixteen);
+        Value full = b.createOrFold<arith::SubIOp>(l, lanes, rest);
+        scf::ForOp::create(
+            b, l, arith::ConstantIndexOp::create(b, l, 0), full, sixteen,
+            ValueRange{},
+            [&](OpBuilder &nb, Location nl, Value first, ValueRange) {
+              emitBlock(nb, nl, ivs, first, Value());
+              scf::YieldOp::create(nb, nl);
+            });
+        // The last block, where the lanes are not a multiple of 16.
+        std::optional<int64_t> staticRest = getConstantIntValue(rest);
+        if (staticRest && *staticRest == 0)
+          return;
+        Value some =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, rest,
+                                  arith::ConstantIndexOp::create(b, l, 0));
+        scf::IfOp::create(b, l, some, [&](OpBuilder &nb, Location nl) {
+          emitBlock(nb, nl, ivs, full, rest);
+          scf::YieldOp::create(nb, nl);
+        });
       });
   rewriter.eraseOp(op);
 }
@@ -992,14 +1314,20 @@ struct CPUVectorizeRowsPass
     }
     std::vector<std::pair<linalg::GenericOp, RowPlan>> work;
     std::vector<std::pair<linalg::GenericOp, ReductionRow>> reductions;
+    std::vector<std::pair<linalg::GenericOp, TransposedReduction>> transposed;
     getOperation().walk([&](linalg::GenericOp op) {
       if (std::optional<RowPlan> plan = planRows(op))
         work.emplace_back(op, std::move(*plan));
+      else if (std::optional<TransposedReduction> t =
+                   planTransposedReduction(op))
+        transposed.emplace_back(op, std::move(*t));
       else if (std::optional<ReductionRow> row = planReductionRow(op))
         reductions.emplace_back(op, std::move(*row));
     });
     for (auto &[op, plan] : work)
       lowerToRowVectors(op, plan, rewriter);
+    for (auto &[op, plan] : transposed)
+      lowerTransposedReduction(op, plan, rewriter);
     for (auto &[op, row] : reductions)
       lowerReductionRow(op, row, rewriter);
   }
