@@ -1041,7 +1041,8 @@ planTransposedReduction(linalg::GenericOp op) {
   if (!laneDim)
     return std::nullopt;
   unsigned lane = laneDim.getPosition();
-  if ((!ShapedType::isDynamic(extents[lane]) && extents[lane] < 8) ||
+  if (lane == reduction ||
+      (!ShapedType::isDynamic(extents[lane]) && extents[lane] < 8) ||
       llvm::any_of(llvm::drop_end(outMap.getResults()),
                    [&](AffineExpr e) { return e.isFunctionOfDim(lane); }))
     return std::nullopt;
