@@ -791,6 +791,31 @@ static void lowerToRowVectors(linalg::GenericOp op, const RowPlan &plan,
   rewriter.eraseOp(op);
 }
 
+/// Whether every op of `body` but `skip` and the terminator is an f32
+/// elementwise, vectorizable op with one result (or a constant) or an
+/// `arith.extf` of a block argument to f32 (a bf16/f16 input widened).
+static bool isF32ElementwiseBody(Block *body, Operation *skip = nullptr) {
+  for (Operation &inner : body->without_terminator()) {
+    if (&inner == skip)
+      continue;
+    if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
+      if (!isa<BlockArgument>(ext.getIn()) || !ext.getType().isF32())
+        return false;
+      continue;
+    }
+    if (inner.getNumRegions() || inner.getNumResults() != 1 ||
+        (!isa<arith::ConstantOp>(inner) &&
+         (!inner.hasTrait<OpTrait::Elementwise>() ||
+          !inner.hasTrait<OpTrait::Vectorizable>())))
+      return false;
+    for (Type type :
+         llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()))
+      if (!type.isF32())
+        return false;
+  }
+  return true;
+}
+
 /// An op whose rows run along its reduction: one output, every loop
 /// parallel but the last, a reduction of static extent >= kShortestRow
 /// that the output does not index, a body that yields
@@ -830,24 +855,8 @@ static std::optional<ReductionRow> planReductionRow(linalg::GenericOp op) {
       combiner->getBlock() != body || !out.getType().isF32() ||
       !out.hasOneUse() || out.getUses().begin()->getOwner() != combiner)
     return std::nullopt;
-  for (Operation &inner : body->without_terminator()) {
-    if (&inner == combiner)
-      continue;
-    if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
-      if (!isa<BlockArgument>(ext.getIn()) || !ext.getType().isF32())
-        return std::nullopt;
-      continue;
-    }
-    if (inner.getNumRegions() || inner.getNumResults() != 1 ||
-        (!isa<arith::ConstantOp>(inner) &&
-         (!inner.hasTrait<OpTrait::Elementwise>() ||
-          !inner.hasTrait<OpTrait::Vectorizable>())))
-      return std::nullopt;
-    for (Type type :
-         llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()))
-      if (!type.isF32())
-        return std::nullopt;
-  }
+  if (!isF32ElementwiseBody(body, combiner))
+    return std::nullopt;
   ReductionRow row{last, extents[last], combiner, RowPlan()};
   row.plan.row = {last};
   row.plan.rowExtents = {extents[last]};
@@ -1047,22 +1056,8 @@ planTransposedReduction(linalg::GenericOp op) {
                    [&](AffineExpr e) { return e.isFunctionOfDim(lane); }))
     return std::nullopt;
   Block *body = op.getBlock();
-  for (Operation &inner : body->without_terminator()) {
-    if (auto ext = dyn_cast<arith::ExtFOp>(inner)) {
-      if (!isa<BlockArgument>(ext.getIn()) || !ext.getType().isF32())
-        return std::nullopt;
-      continue;
-    }
-    if (inner.getNumRegions() || inner.getNumResults() != 1 ||
-        (!isa<arith::ConstantOp>(inner) &&
-         (!inner.hasTrait<OpTrait::Elementwise>() ||
-          !inner.hasTrait<OpTrait::Vectorizable>())))
-      return std::nullopt;
-    for (Type type :
-         llvm::concat<Type>(inner.getOperandTypes(), inner.getResultTypes()))
-      if (!type.isF32())
-        return std::nullopt;
-  }
+  if (!isF32ElementwiseBody(body))
+    return std::nullopt;
   TransposedReduction plan{reduction,     lane,      extents[reduction],
                            extents[lane], RowPlan(), RowPlan()};
   auto start = [&](RowPlan &row, unsigned loop) {
