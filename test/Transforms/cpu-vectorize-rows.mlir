@@ -251,3 +251,54 @@ func.func @row_max_keepdim(%x: memref<4x20xf32>, %m: memref<4x1xf32>) {
   }
   return
 }
+
+// -----
+
+// Reductions across their outputs (the transposed form) only where each
+// output's terms keep the loop's order: an output that ignores a parallel
+// loop (b: it accumulates over b inside j), an output indexed by the
+// reduction, an output whose rows overlap (a stride of 16 under rows of
+// 20), and an input whose reduction runs along a dimension before a unit
+// one (a vector load along the last dimension would read past it) are
+// left to the loops. (Found by a break-it run: the first three gave other
+// bits.)
+// CHECK-LABEL: func.func @transposed_left_alone
+// CHECK-NOT:     vector.shuffle
+// CHECK-COUNT-4: linalg.generic
+// CHECK-NOT:     vector.shuffle
+func.func @transposed_left_alone(%x: memref<2x16x4xf32>, %o: memref<16xf32>,
+    %y: memref<16x20xf32>, %p: memref<20x16xf32>,
+    %z: memref<20x4x17xf32>, %ob: memref<68xf32>,
+    %u: memref<20x17x1xf32>, %q: memref<20xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j, b) -> (b, i, j)>, affine_map<(i, j, b) -> (i)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x : memref<2x16x4xf32>) outs(%o : memref<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j, i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%y : memref<16x20xf32>) outs(%p : memref<20x16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  %o2 = memref.reinterpret_cast %ob to offset: [0], sizes: [4, 20], strides: [16, 1]
+      : memref<68xf32> to memref<4x20xf32, strided<[16, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(i, b, j) -> (i, b, j)>, affine_map<(i, b, j) -> (b, i)>],
+                  iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%z : memref<20x4x17xf32>) outs(%o2 : memref<4x20xf32, strided<[16, 1]>>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j, 0)>, affine_map<(i, j) -> (i)>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%u : memref<20x17x1xf32>) outs(%q : memref<20xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %s = arith.addf %acc, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -541,12 +541,14 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     Reductions across their outputs (tried before the form above): an op
     with one f32 output whose last dimension is unit-stride and indexed by
     a parallel loop (the lanes: static extent >= 8, or dynamic, as
-    amp-cpu-parallelize's chunks of rows are), one reduction loop of static
-    extent 4 to 64, every other loop parallel, a body of f32 elementwise
+    amp-cpu-parallelize's chunks of rows are), indexed by every parallel
+    loop (one per dimension) and not by the reduction, with elements that
+    do not overlap, one reduction loop of static extent 4 to 64, every
+    other loop parallel, a body of f32 elementwise
     ops (inputs of bf16/f16 only widened by `arith.extf`), and inputs that
     share no bytes with the output, at least one read contiguously along
     the reduction and the others not along it at all (then contiguous or
-    uniform along the lanes). It becomes loops over the other parallel
+    uniform along the lanes; a contiguous one along its last dimension). It becomes loops over the other parallel
     loops around blocks of 16 lanes (and a masked last block): the block's
     outputs are one vector; per chunk of 16 reduction steps (and the rest,
     masked), each input read along the reduction is loaded as one vector
@@ -554,8 +556,10 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     that vector t holds step t of every lane's reduction; the body then runs
     on those vectors step after step, the output vector carried along. Each
     output sees the same operations in the same order as in the loop, sums
-    included: the same bits (test cpu-vectorize-rows-transposed-exec.mlir,
-    against upstream's loops). The transformer block's softmax row sums and
+    included: the same bits, but for the two exceptions under Numerics
+    (test cpu-vectorize-rows-transposed-exec.mlir, against upstream's
+    loops; cpu-vectorize-rows.mlir @transposed_left_alone for what is
+    left to the loops). The transformer block's softmax row sums and
     maxima and its gradient's rowsum(dP * P) had been 16-lane gathers (of
     16-bit values one `vpinsrw` at a time in bf16) or horizontal
     reductions: 6% of its bf16 step.
@@ -590,11 +594,16 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     innermost stride.
 
     Numerics: none. Each output element is computed by the same ops from
-    the same operands (a vector `math.exp` becomes the same libm calls), and
-    receives its reduction updates in the same order (the reduction loops
-    keep their order; parallel loops only select elements), so the results
-    are the same bits (test `cpu-vectorize-rows-exec.mlir` against
-    upstream's lowering; the CNN's losses over 30 steps, every precision).
+    the same operands (a vector `math.exp` becomes the same libm calls, or
+    amp-cpu-polynomial-exp's polynomial, whose scalar and vector forms give
+    the same bits), and receives its reduction updates in the same order
+    (the reduction loops keep their order; parallel loops only select
+    elements), so the results are the same bits (test
+    `cpu-vectorize-rows-exec.mlir` against upstream's lowering; the CNN's
+    losses over 30 steps, every precision). Two exceptions: which NaN's
+    payload a NaN-propagating op returns (LLVM may swap the operands of a
+    commutative vector op), and bodies with fast-math flags, which allow
+    LLVM other orders.
     bf16 casts (`arith.extf`, `arith.truncf`, rounding mode kept) and
     selects give the same bits as the scalar ops, which arith-expand makes
     the same integer ops. Other bf16 arithmetic (a bf16 `arith.maximumf`,
@@ -788,15 +797,15 @@ def CPUPolynomialExp : Pass<"amp-cpu-polynomial-exp", "func::FuncOp"> {
     Numerics (a documented change from libm; `polynomial-exp=false` keeps
     libm's `expf`): normal results within 1 ulp of exp rounded to f32
     (measured over every 251st f32 bit pattern, 17.1M inputs; the test
-    allows 2), but 5 ulp for x in (88.376, 88.72], where the approximation
-    clamps its 2^n at 2^127 (unittests Conversion/ExpAccuracyTest.cpp);
-    results below 2^-126 (x < -87.34) are approximations in [0, 2^-126),
-    and 0 from about x < -87.65 (flushed, where libm gives subnormals down
-    to x = -103.97);
-    exp(-inf) = 0, exp(+inf) = +inf, exp(x) = +inf above 88.72 (only
-    x = 88.7228394 gives the largest finite float instead of +inf); NaN in,
-    NaN out. The scalar and the vector form give the same bits, so
-    `amp-cpu-vectorize-rows` still does not change results.
+    allows 2), but up to 6 ulp for x in (88.376, 88.7228], where the
+    approximation clamps its 2^n at 2^127 (measured by a dense sweep of
+    that range; the test allows 8; unittests
+    Conversion/ExpAccuracyTest.cpp); results below 2^-126 (x < -87.34) are
+    approximations in [0, 2^-126), and 0 from about x < -87.65 (flushed,
+    where libm gives subnormals down to x = -103.97); exp(-inf) = 0,
+    exp(+inf) = +inf, exp(x) = +inf from x = 88.7228394 (as libm); NaN in,
+    the same NaN out. The scalar and the vector form give the same bits,
+    so `amp-cpu-vectorize-rows` still does not change results.
   }];
   let dependentDialects = ["arith::ArithDialect", "math::MathDialect",
                            "vector::VectorDialect"];

@@ -102,8 +102,8 @@ struct LowerToLLVMConfig {
   /// f32 exponentials as a polynomial (amp-cpu-polynomial-exp: upstream's
   /// Cephes approximation, NaN passed through), which vectorizes, instead
   /// of one libm `expf` call per element. Not the same bits: within 1 ulp
-  /// of exp rounded to f32 (5 ulp just below overflow), results below
-  /// 2^-126 flushed to 0.
+  /// of exp rounded to f32 (6 ulp just below overflow), results below
+  /// 2^-126 approximate and 0 below about x = -87.65.
   bool polynomialExp = true;
 };
 
@@ -142,7 +142,7 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "polynomial-exp",
       llvm::cl::desc("f32 math.exp as a vectorizing polynomial "
                      "(amp-cpu-polynomial-exp; default on; within 1 ulp, "
-                     "results below 2^-126 flushed) instead of libm's expf"),
+                     "0 below about x = -87.65) instead of libm's expf"),
       llvm::cl::init(true)};
   LowerToLLVMConfig toConfig() const {
     return {threads,       fuse,         bf16Dot, convolutionsAsGemm,

@@ -25,6 +25,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <numeric>
+
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUVECTORIZEROWS
 #include "amp/CPU/Passes.h.inc"
@@ -994,6 +996,33 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
   rewriter.eraseOp(op);
 }
 
+/// Whether no two elements of `type` share an address: static strides
+/// and, from the innermost, each dimension's stride at least the span of
+/// the dimensions inside it (their sizes static, but the outermost's).
+static bool hasDisjointElements(MemRefType type) {
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return false;
+  SmallVector<unsigned> order(type.getRank());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(
+      order, [&](unsigned a, unsigned b) { return strides[a] < strides[b]; });
+  int64_t span = 1; // the elements the dimensions inside reach
+  for (unsigned d : order) {
+    int64_t size = type.getDimSize(d);
+    if (size == 1)
+      continue;
+    if (strides[d] < span)
+      return false;
+    if (ShapedType::isDynamic(size))
+      return d == order.back();
+    span = strides[d] * (size - 1) + span;
+  }
+  return true;
+}
+
 /// Longest reduction the transposed form unrolls (its vectors per output
 /// block are the reduction's length).
 constexpr int64_t kLongestTransposedReduction = 64;
@@ -1046,14 +1075,17 @@ planTransposedReduction(linalg::GenericOp op) {
       failed(outType.getStridesAndOffset(outStrides, outOffset)) ||
       outStrides.back() != 1)
     return std::nullopt;
+  // The output is indexed by every parallel loop, each a dimension of its
+  // own, and not by the reduction (a loop it ignores would accumulate in
+  // another order); its elements do not overlap (static strides, each
+  // dimension's stride at least the extent of the ones inside it).
   auto laneDim = dyn_cast<AffineDimExpr>(outMap.getResults().back());
-  if (!laneDim)
+  if (!laneDim || !outMap.isProjectedPermutation() ||
+      outMap.getNumResults() != op.getNumLoops() - 1 ||
+      outMap.isFunctionOfDim(reduction) || !hasDisjointElements(outType))
     return std::nullopt;
   unsigned lane = laneDim.getPosition();
-  if (lane == reduction ||
-      (!ShapedType::isDynamic(extents[lane]) && extents[lane] < 8) ||
-      llvm::any_of(llvm::drop_end(outMap.getResults()),
-                   [&](AffineExpr e) { return e.isFunctionOfDim(lane); }))
+  if (!ShapedType::isDynamic(extents[lane]) && extents[lane] < 8)
     return std::nullopt;
   Block *body = op.getBlock();
   if (!isF32ElementwiseBody(body))
@@ -1089,6 +1121,16 @@ planTransposedReduction(linalg::GenericOp op) {
     if (along == RowAccess::Uniform &&
         (failed(classify(op, *input, plan.alongLanes)) ||
          plan.alongLanes.access[number] == RowAccess::Shuffled))
+      return std::nullopt;
+    // A vector is loaded along the memref's last dimension: the one that
+    // runs along the reduction (or the lanes), not a unit dimension after
+    // it.
+    AffineMap map = op.getMatchingIndexingMap(input);
+    unsigned vectorLoop = along == RowAccess::Contiguous ? reduction : lane;
+    if ((along == RowAccess::Contiguous ||
+         plan.alongLanes.access[number] == RowAccess::Contiguous) &&
+        (map.getNumResults() == 0 ||
+         !map.getResults().back().isFunctionOfDim(vectorLoop)))
       return std::nullopt;
   }
   // Worth it only where an input runs along the reduction (else LLVM's
