@@ -302,3 +302,22 @@ func.func @transposed_left_alone(%x: memref<2x16x4xf32>, %o: memref<16xf32>,
   }
   return
 }
+
+// -----
+
+// A row that runs along a middle dimension before a unit one is contiguous
+// in memory, but a vector.load runs along the last dimension and would pass
+// its bound of 1: left to the loops.
+// CHECK-LABEL: func.func @row_before_unit_dim
+// CHECK-NOT:     vector.load
+// CHECK:         linalg.generic
+func.func @row_before_unit_dim(%x: memref<20x17x1xf32>, %o: memref<20x17xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j, 0)>, affine_map<(i, j) -> (i, j)>],
+                  iterator_types = ["parallel", "parallel"]}
+      ins(%x : memref<20x17x1xf32>) outs(%o : memref<20x17xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.mulf %a, %a : f32
+    linalg.yield %s : f32
+  }
+  return
+}

@@ -591,7 +591,9 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     distinct function arguments to be distinct buffers (the training
     step's contract); a function called with overlapping views of one
     buffer is outside it. An operand read along the row needs a unit
-    innermost stride.
+    innermost stride, and a contiguous one the row along that innermost
+    dimension (not along one before a unit dimension: a vector.load runs
+    along the last dimension).
 
     Numerics: none. Each output element is computed by the same ops from
     the same operands (a vector `math.exp` becomes the same libm calls, or

@@ -178,22 +178,29 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
     return success();
   }
   // vector.load and vector.store read and write along a unit-stride
-  // innermost dimension.
+  // innermost dimension. A Contiguous row runs along it (not along a
+  // middle dimension before a unit one: the vector would pass its bound).
   if (strides.empty() || strides.back() != 1)
     return failure();
-  if (ShapedType::isDynamic(plan.lanes)) {
-    if (steps[0] != 1)
+  bool alongLast = llvm::any_of(plan.row, [&](unsigned r) {
+    return map.getResults().back().isFunctionOfDim(r);
+  });
+  auto contiguous = [&]() -> LogicalResult {
+    if (!alongLast)
       return failure();
     plan.access[number] = RowAccess::Contiguous;
     return success();
+  };
+  if (ShapedType::isDynamic(plan.lanes)) {
+    if (steps[0] != 1)
+      return failure();
+    return contiguous();
   }
   // A one-loop row (any length) is linear: lane l at steps[0] * l. A
   // two-loop row has at most kLongRow lanes.
   if (plan.row.size() == 1) {
-    if (steps[0] == 1) {
-      plan.access[number] = RowAccess::Contiguous;
-      return success();
-    }
+    if (steps[0] == 1)
+      return contiguous();
     int64_t width = std::min(kLanes, plan.lanes);
     if (getElementTypeOrSelf(memref).isInteger(1) || steps[0] <= 0 ||
         steps[0] * (width - 1) >= kMaxSpan)
@@ -210,13 +217,11 @@ static LogicalResult classify(linalg::GenericOp op, OpOperand &operand,
       offset += steps[i] * laneValue(plan, i, lane);
     offsets.push_back(offset);
   }
-  bool contiguous = llvm::all_of(llvm::enumerate(offsets), [](auto pair) {
+  bool isContiguous = llvm::all_of(llvm::enumerate(offsets), [](auto pair) {
     return static_cast<int64_t>(pair.index()) == pair.value();
   });
-  if (contiguous) {
-    plan.access[number] = RowAccess::Contiguous;
-    return success();
-  }
+  if (isContiguous)
+    return contiguous();
   // A wider load from each vector's first lane, then a shuffle: every
   // lane at or after the first one's element, all within kMaxSpan. An i1
   // (a byte in memory, a bit in a vector) is not loaded that way.
@@ -1121,16 +1126,6 @@ planTransposedReduction(linalg::GenericOp op) {
     if (along == RowAccess::Uniform &&
         (failed(classify(op, *input, plan.alongLanes)) ||
          plan.alongLanes.access[number] == RowAccess::Shuffled))
-      return std::nullopt;
-    // A vector is loaded along the memref's last dimension: the one that
-    // runs along the reduction (or the lanes), not a unit dimension after
-    // it.
-    AffineMap map = op.getMatchingIndexingMap(input);
-    unsigned vectorLoop = along == RowAccess::Contiguous ? reduction : lane;
-    if ((along == RowAccess::Contiguous ||
-         plan.alongLanes.access[number] == RowAccess::Contiguous) &&
-        (map.getNumResults() == 0 ||
-         !map.getResults().back().isFunctionOfDim(vectorLoop)))
       return std::nullopt;
   }
   // Worth it only where an input runs along the reduction (else LLVM's
