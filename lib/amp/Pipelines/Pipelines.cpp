@@ -144,14 +144,26 @@ LogicalResult checkResourceData(Operation *op, StringRef pipeline) {
   return success();
 }
 
-/// An expand_shape (tensor or memref) whose reassociation group expands
-/// into more than one dynamic size: upstream MLIR 22's
-/// expand-strided-metadata segfaults on the memref.expand_shape it becomes
+/// An expand_shape (tensor or memref) whose static output_shape disagrees
+/// with its result type, or whose reassociation group expands into more
+/// than one dynamic size: upstream MLIR 22's expand-strided-metadata
+/// segfaults on the memref.expand_shape it becomes
 /// (memref::ReinterpretCastOp::build via dispatchIndexOpFoldResult;
 /// test/Regression/lower-to-llvm-upstream-crash-expand-shape.mlir).
 template <typename ExpandOp>
 LogicalResult checkExpandShape(ExpandOp op, StringRef pipeline) {
   auto result = cast<ShapedType>(op.getResult().getType());
+  // tensor.expand_shape's verifier accepts a static output_shape that
+  // disagrees with its result type; memref.expand_shape's, after
+  // bufferization, does not (found by amp-fuzz:
+  // test/Regression/lower-to-llvm-expand-shape-output-shape.mlir).
+  for (auto [d, size] : llvm::enumerate(op.getStaticOutputShape()))
+    if (!ShapedType::isDynamic(size) && !result.isDynamicDim(d) &&
+        size != result.getDimSize(d))
+      return op.emitOpError("has output_shape size ")
+             << size << " in dimension " << d << " where its result type "
+             << result << " has " << result.getDimSize(d) << "; " << pipeline
+             << " cannot lower the inconsistent shape: make them agree";
   for (auto [k, group] : llvm::enumerate(op.getReassociationIndices())) {
     unsigned dynamic = llvm::count_if(
         group, [&](int64_t d) { return result.isDynamicDim(d); });
