@@ -665,28 +665,15 @@ static bool noUseWithin(Value buffer, Operation *from, Operation *to,
   Block *block = from->getBlock();
   // The buffer's uses and, through views of it (a collapse_shape, a
   // subview), theirs: a view only names memory, its uses touch it.
-  SmallVector<Value> names{buffer};
-  while (!names.empty()) {
-    Value name = names.pop_back_val();
-    for (OpOperand &use : name.getUses()) {
-      auto view = dyn_cast<ViewLikeOpInterface>(use.getOwner());
-      if (view && view.getViewSource() == name &&
-          use.getOwner()->getNumResults() == 1 &&
-          isa<MemRefType>(use.getOwner()->getResult(0).getType())) {
-        names.push_back(use.getOwner()->getResult(0));
-        continue;
-      }
-      UseKind kind = classifyUse(use);
-      if (kind == UseKind::Other)
-        return false;
-      if (!counts(use, kind))
-        continue;
-      Operation *at = block->findAncestorOpInBlock(*use.getOwner());
-      if (!at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at)))
-        return false;
-    }
-  }
-  return true;
+  return !anyUseThroughViews(buffer, [&](OpOperand &use) {
+    UseKind kind = classifyUse(use);
+    if (kind == UseKind::Other)
+      return true;
+    if (!counts(use, kind))
+      return false;
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    return !at || (!at->isBeforeInBlock(from) && !to->isBeforeInBlock(at));
+  });
 }
 
 /// Whether nothing can write `buffer` between `from` and `to` (ops of one

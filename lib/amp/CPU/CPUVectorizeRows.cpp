@@ -422,6 +422,20 @@ static Value widenBF16Bits(OpBuilder &b, Location loc, Value bits) {
                                   arith::ShLIOp::create(b, loc, wide, shift));
 }
 
+/// `v` (a vector of f32, bf16 or f16 loaded from memory) as f32: bf16
+/// exactly as its bits (widenBF16Bits), f16 by `arith.extf`.
+static Value widenLoaded(OpBuilder &b, Location loc, Value v) {
+  auto type = cast<VectorType>(v.getType());
+  auto f32 = type.clone(b.getF32Type());
+  if (type.getElementType().isBF16())
+    return widenBF16Bits(
+        b, loc,
+        vector::BitCastOp::create(b, loc, type.clone(b.getI16Type()), v));
+  if (type.getElementType().isF16())
+    return arith::ExtFOp::create(b, loc, f32, v);
+  return v;
+}
+
 /// Emits the vector of `width` lanes of `op`'s row from lane `start`
 /// (a constant, or the iv of a loop over chunks of a one-loop row):
 /// `ivs` holds the outer loops' values and the row loops' values at that
@@ -964,10 +978,7 @@ static void lowerReductionRow(linalg::GenericOp op, const ReductionRow &row,
             Value v = vector::LoadOp::create(b, l, vectorOf(arg.getType()),
                                              input->get(), at);
             if (arg.getType().isBF16()) {
-              // Widened exactly as bits (see emitRowVector).
-              v = widenBF16Bits(
-                  b, l,
-                  vector::BitCastOp::create(b, l, vectorOf(b.getI16Type()), v));
+              v = widenLoaded(b, l, v); // exactly, as bits
               // The block argument's extf becomes the identity.
               for (Operation *user : arg.getUsers())
                 vectors.map(user->getResult(0), v);
@@ -1042,7 +1053,6 @@ struct TransposedReduction {
   unsigned reduction; ///< the reduction loop
   unsigned lane;      ///< the parallel loop of the output's last dimension
   int64_t extent;     ///< the reduction's (static)
-  int64_t laneExtent; ///< the lane loop's (or kDynamic)
   RowPlan alongReduction, alongLanes; ///< each operand's access (classify)
 };
 } // namespace
@@ -1095,8 +1105,8 @@ planTransposedReduction(linalg::GenericOp op) {
   Block *body = op.getBlock();
   if (!isF32ElementwiseBody(body))
     return std::nullopt;
-  TransposedReduction plan{reduction,     lane,      extents[reduction],
-                           extents[lane], RowPlan(), RowPlan()};
+  TransposedReduction plan{reduction, lane, extents[reduction], RowPlan(),
+                           RowPlan()};
   auto start = [&](RowPlan &row, unsigned loop) {
     row.row = {loop};
     row.rowExtents = {extents[loop]};
@@ -1137,20 +1147,6 @@ planTransposedReduction(linalg::GenericOp op) {
       }))
     return std::nullopt;
   return plan;
-}
-
-/// `v` (a vector of `type`'s elements loaded from memory) as f32: bf16 as
-/// its bits (widenBF16Bits), f16 by `arith.extf`.
-static Value widenLoaded(OpBuilder &b, Location loc, Value v) {
-  auto type = cast<VectorType>(v.getType());
-  auto f32 = type.clone(b.getF32Type());
-  if (type.getElementType().isBF16())
-    return widenBF16Bits(
-        b, loc,
-        vector::BitCastOp::create(b, loc, type.clone(b.getI16Type()), v));
-  if (type.getElementType().isF16())
-    return arith::ExtFOp::create(b, loc, f32, v);
-  return v;
 }
 
 /// Lowers `op` by `plan`: loops over the other parallel loops; in each,
