@@ -68,6 +68,11 @@ const std::pair<const char *, const char *> kVariants[] = {
     // The CPU lowering without amp-cpu-vectorize-rows (rows left to the
     // loops and LLVM's vectorizer, as before that pass).
     {"amp-lower-to-llvm", "vectorize-rows=false"},
+    // libm's expf instead of the polynomial (amp-cpu-polynomial-exp).
+    {"amp-lower-to-llvm", "polynomial-exp=false"},
+    // Depth slices of 4: the contractions' multi-slice paths (C rounded by
+    // the last slice only, accumulators reloaded between slices).
+    {"amp-cpu-tile-contractions", "tile-depth=4"},
 };
 
 bool addToPipeline(OpPassManager &pm, const PassUnderTest &p,

@@ -51,6 +51,12 @@ struct Kernel {
   /// the first depth slice starts its accumulators from it instead of
   /// loading C. Null: C is loaded.
   Value init;
+  /// A 16-bit buffer of C's shape that the last depth slice stores its
+  /// accumulators into, rounded (arith.truncf), instead of into C
+  /// (findNarrowing). Null: C holds the result.
+  Value narrow;
+  /// k fits in one depth slice: the first slice is the last.
+  bool singleSlice = false;
   int64_t rows = 0, cols = 0;
   VectorType accType;
   OpBuilder &builder;
@@ -327,6 +333,9 @@ startAccumulators(Kernel &kernel, OpBuilder &b, Value kBegin, VectorType type,
   if (!kernel.init)
     return loadC();
   Location loc = kernel.loc;
+  if (kernel.singleSlice) // (no other slice to load from)
+    return SmallVector<Value>(
+        count, vector::BroadcastOp::create(b, loc, type, kernel.init));
   Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kBegin,
                                       kernel.index(0));
   auto ifOp = scf::IfOp::create(b, loc, SmallVector<Type>(count, type), first,
@@ -343,6 +352,45 @@ startAccumulators(Kernel &kernel, OpBuilder &b, Value kBegin, VectorType type,
 /// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
 /// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
 /// columns it enables are read and written: the right edge of C.
+/// Stores a micro-tile's accumulators `accs[t]` at `at[t]` (with
+/// `masks[t]`, if not null, only the enabled lanes): into C, or, with
+/// kernel.narrow, in the last depth slice (the one that ends at `kEnd` =
+/// k) rounded into kernel.narrow instead.
+static void storeAccumulators(Kernel &kernel, OpBuilder &b, Value kEnd,
+                              ArrayRef<Value> accs,
+                              ArrayRef<SmallVector<Value, 2>> at,
+                              ArrayRef<Value> masks) {
+  Location loc = kernel.loc;
+  auto storeAll = [&](OpBuilder &sb, Value buffer, bool round) {
+    for (auto [acc, indices, mask] : llvm::zip_equal(accs, at, masks)) {
+      Value v = acc;
+      if (round) {
+        auto type = cast<VectorType>(acc.getType());
+        v = arith::TruncFOp::create(
+            sb, loc,
+            type.clone(cast<MemRefType>(buffer.getType()).getElementType()),
+            acc);
+      }
+      if (mask)
+        vector::MaskedStoreOp::create(sb, loc, buffer, indices, mask, v);
+      else
+        vector::StoreOp::create(sb, loc, v, buffer, indices);
+    }
+  };
+  if (!kernel.narrow)
+    return storeAll(b, kernel.c, /*round=*/false);
+  if (kernel.singleSlice)
+    return storeAll(b, kernel.narrow, /*round=*/true);
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kEnd, kernel.k);
+  auto ifOp = scf::IfOp::create(b, loc, last, /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  storeAll(b, kernel.narrow, /*round=*/true);
+  b.setInsertionPointToStart(ifOp.elseBlock());
+  storeAll(b, kernel.c, /*round=*/false);
+}
+
 static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
                      int64_t rows, Value mask, Value kBegin, Value kEnd) {
   Location loc = kernel.loc;
@@ -398,14 +446,11 @@ static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
         }
         scf::YieldOp::create(b, l, next);
       });
-  for (int64_t r = 0; r < rows; ++r) {
-    SmallVector<Value, 2> indices{rowIndex[r], j0};
-    if (mask)
-      vector::MaskedStoreOp::create(b, loc, kernel.c, indices, mask,
-                                    loop.getResult(r));
-    else
-      vector::StoreOp::create(b, loc, loop.getResult(r), kernel.c, indices);
-  }
+  SmallVector<SmallVector<Value, 2>> at;
+  for (int64_t r = 0; r < rows; ++r)
+    at.push_back({rowIndex[r], j0});
+  storeAccumulators(kernel, b, kEnd, SmallVector<Value>(loop.getResults()), at,
+                    SmallVector<Value>(rows, mask));
 }
 
 /// The AVX512_BF16 micro-tile (kernel.dot): rows [i0, i0 + rows) and
@@ -494,15 +539,15 @@ static void emitDotTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
         }
         scf::YieldOp::create(b, l, next);
       });
+  SmallVector<SmallVector<Value, 2>> at;
+  SmallVector<Value> storeMasks;
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t c = 0; c < chunks; ++c) {
-      Value acc = loop.getResult(r * chunks + c);
-      SmallVector<Value, 2> at{rowIndex[r], colIndex[c]};
-      if (mask)
-        vector::MaskedStoreOp::create(b, loc, kernel.c, at, masks[c], acc);
-      else
-        vector::StoreOp::create(b, loc, acc, kernel.c, at);
+      at.push_back({rowIndex[r], colIndex[c]});
+      storeMasks.push_back(mask ? masks[c] : Value());
     }
+  storeAccumulators(kernel, b, kEnd, SmallVector<Value>(loop.getResults()), at,
+                    storeMasks);
 }
 
 /// The micro-tile of the kernel `kernel` is (emitTile or emitDotTile).
@@ -749,6 +794,92 @@ static ConstantInit findConstantInit(Value c, Operation *op) {
   return {value, writer};
 }
 
+namespace {
+/// C's rounding to 16 bits that the kernel can do in its last store:
+/// `castOp` rounds all of C (or a reshaped view of all of it) into `out`.
+struct Narrowing {
+  linalg::GenericOp castOp;
+  Value out;
+};
+} // namespace
+
+/// Whether `g` rounds all of `src` to f16 or bf16 into a fresh, statically
+/// shaped allocation of its block with `src`'s shape: an all-parallel
+/// generic with identity maps whose body is one arith.truncf from f32 to
+/// nearest (no rounding mode).
+static bool isNarrowingOf(linalg::GenericOp g, Value src) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getDpsInputs()[0] != src || g.getNumReductionLoops() ||
+      !llvm::all_of(g.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Value out = g.getDpsInits()[0];
+  auto alloc = out.getDefiningOp<memref::AllocOp>();
+  auto outType = cast<MemRefType>(out.getType());
+  if (!alloc || alloc->getBlock() != g->getBlock() ||
+      !outType.hasStaticShape() || !outType.getLayout().isIdentity() ||
+      outType.getShape() != cast<MemRefType>(src.getType()).getShape() ||
+      !(outType.getElementType().isF16() || outType.getElementType().isBF16()))
+    return false;
+  Block *body = g.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  return trunc && &body->front() == trunc.getOperation() &&
+         trunc.getIn() == body->getArgument(0) &&
+         !trunc.getRoundingmodeAttr() && trunc.getIn().getType().isF32();
+}
+
+/// The cast that rounds C after the contraction `op`, if the kernel can
+/// round in its last store instead (the cast and, unless k spans several
+/// depth slices, C itself go): on a 16-bit step every contraction's f32
+/// accumulator is rounded so, a pass over memory per contraction. Requires
+/// C a static, identity-layout allocation of `op`'s block that nothing
+/// uses, directly or through views, between `op` and the cast, nor reads
+/// after it (C dies there); the cast's input C or a collapse/expand_shape
+/// of it; its output (isNarrowingOf) used only after the cast. Null if
+/// none.
+static Narrowing findNarrowing(Value c, Operation *op) {
+  auto cType = cast<MemRefType>(c.getType());
+  auto cAlloc = c.getDefiningOp<memref::AllocOp>();
+  Block *block = op->getBlock();
+  if (!cAlloc || cAlloc->getBlock() != block || !cType.hasStaticShape() ||
+      !cType.getLayout().isIdentity())
+    return {};
+  linalg::GenericOp castOp;
+  SmallVector<Value> names{c};
+  for (Operation *user : c.getUsers())
+    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp>(user))
+      names.push_back(user->getResult(0));
+  for (Value name : names)
+    for (Operation *user : name.getUsers()) {
+      auto g = dyn_cast<linalg::GenericOp>(user);
+      if (g && g->getBlock() == block && op->isBeforeInBlock(g) &&
+          isNarrowingOf(g, name) && (!castOp || g->isBeforeInBlock(castOp)))
+        castOp = g;
+    }
+  if (!castOp)
+    return {};
+  Value out = castOp.getDpsInits()[0];
+  auto others = [&](OpOperand &use, UseKind) {
+    return use.getOwner() != op && use.getOwner() != castOp;
+  };
+  if (!noUseWithin(c, op, castOp, others))
+    return {};
+  // C is dead after the cast, and `out` is not used before it.
+  bool cReadAfter = anyUseThroughViews(c, [&](OpOperand &use) {
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    return !at ||
+           (castOp->isBeforeInBlock(at) && classifyUse(use) != UseKind::Free);
+  });
+  bool outUsedBefore = anyUseThroughViews(out, [&](OpOperand &use) {
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    return !at || (at != castOp && !castOp->isBeforeInBlock(at));
+  });
+  if (cReadAfter || outUsedBefore)
+    return {};
+  return {castOp, out};
+}
+
 /// An op before `point` in its block that already widens all of `src` into
 /// a buffer of its shape with the identity layout and element `elem` (an
 /// all-parallel generic whose body is one arith.extf), where neither
@@ -825,7 +956,7 @@ static std::optional<DotSource> findDotSource(Value operand) {
 /// Replaces `match.op` by its micro-kernels (see the pass description).
 static void rewrite(BufferContraction match, const KernelShapes &shapes,
                     llvm::SetVector<Operation *> &castsFolded, PackCache &cache,
-                    llvm::SetVector<Value> &initSources) {
+                    llvm::SetVector<Value> &maybeDead) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
@@ -973,6 +1104,38 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   if (staticK && *staticK > 0)
     init = findConstantInit(match.c, match.op);
   kernel.init = init.value;
+  // (The AVX512_BF16 kernel's slices count pairs of k.)
+  kernel.singleSlice =
+      staticK && *staticK <= (dot ? 2 * shape.depth : shape.depth);
+  // C rounded to 16 bits by the last depth slice's stores (its cast goes),
+  // where `out` can be viewed in C's shape.
+  // Only with k > 0 known: with no depth slice nothing would store.
+  Narrowing narrowing;
+  if (staticK && *staticK > 0)
+    narrowing = findNarrowing(match.c, match.op);
+  auto outType = narrowing.castOp ? cast<MemRefType>(narrowing.out.getType())
+                                  : MemRefType();
+  if (outType && outType.getShape() != cType.getShape() &&
+      outType.getRank() != 1 && cType.getRank() != 1)
+    narrowing = {};
+  if (narrowing.castOp) {
+    Value out = narrowing.out;
+    Operation *outAlloc = out.getDefiningOp();
+    if (match.op->isBeforeInBlock(outAlloc))
+      outAlloc->moveBefore(match.op);
+    auto all = [](int64_t rank) {
+      return SmallVector<ReassociationIndices>{
+          llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+    };
+    if (outType.getShape() != cType.getShape() && outType.getRank() == 1)
+      out = memref::ExpandShapeOp::create(
+          b, loc, MemRefType::get(cType.getShape(), outType.getElementType()),
+          out, all(cType.getRank()));
+    else if (outType.getShape() != cType.getShape())
+      out =
+          memref::CollapseShapeOp::create(b, loc, out, all(outType.getRank()));
+    kernel.narrow = out;
+  }
   int64_t blockRows = shape.blockRows, blockCols = shape.blockCols;
   auto ceilDiv = [&](Value x, int64_t y) {
     return b.createOrFold<arith::CeilDivUIOp>(loc, x, kernel.index(y));
@@ -1023,8 +1186,17 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   match.op.erase();
   if (init.writer) {
     if (auto copy = dyn_cast<memref::CopyOp>(init.writer))
-      initSources.insert(copy.getSource());
+      maybeDead.insert(copy.getSource());
     init.writer->erase();
+  }
+  if (narrowing.castOp) {
+    // The cast; its view of C and C itself go at the end of the pass if
+    // nothing uses them (the pack cache may name them until then).
+    Value read = narrowing.castOp.getDpsInputs()[0];
+    narrowing.castOp->erase();
+    if (read != match.c)
+      maybeDead.insert(read);
+    maybeDead.insert(match.c);
   }
 }
 
@@ -1088,12 +1260,23 @@ struct CPUTileContractionsPass
     });
     llvm::SetVector<Operation *> castsFolded;
     PackCache cache;
-    llvm::SetVector<Value> initSources;
+    llvm::SetVector<Value> maybeDead;
     for (const BufferContraction &match : matches)
-      rewrite(match, shapes, castsFolded, cache, initSources);
-    // A buffer of zeros whose copies into C all went (findConstantInit),
-    // now only filled and freed, is dead.
-    for (Value src : initSources) {
+      rewrite(match, shapes, castsFolded, cache, maybeDead);
+    cache.packs.clear();
+    // Views of C that only a narrowing cast read (findNarrowing), then
+    // buffers now only filled and freed: a buffer of zeros whose copies
+    // into C all went (findConstantInit), a C that the kernel no longer
+    // needs (its last slice stores into the narrowed buffer).
+    SmallVector<Value> buffers;
+    for (Value src : maybeDead) {
+      Operation *def = src.getDefiningOp();
+      if (!def || !isa<ViewLikeOpInterface>(def))
+        buffers.push_back(src);
+      else if (src.use_empty())
+        def->erase();
+    }
+    for (Value src : buffers) {
       auto alloc = src.getDefiningOp<memref::AllocOp>();
       if (!alloc || !llvm::all_of(src.getUsers(), [&](Operation *user) {
             return isa<linalg::FillOp, memref::DeallocOp>(user);
