@@ -321,23 +321,29 @@ def CPUTileContractions
       value or loading it gives the same accumulators, so no bit changes.
       Where static k fits in one depth slice, the accumulators start from
       the value without a branch.
-    - C rounded in the kernel: when C is a fresh, statically shaped
-      allocation of the contraction's block that an all-parallel generic
-      after the contraction rounds whole (`arith.truncf` from f32 to f16
-      or bf16, to nearest even, identity maps; reading C or a
-      `memref.collapse_shape`/`expand_shape` of it) into a fresh static
-      allocation, the last depth slice rounds its accumulators and stores
-      them into that allocation (viewed in C's shape) instead of storing
-      f32 into C; the earlier slices still store f32 into C, and the cast
-      goes, then C where only frees are left (one depth slice). On a
-      16-bit step every top-level contraction's accumulator is rounded so
+    - Batches: a contraction alone in an `scf.for` from 0 to the first
+      dimension of a static allocation W by 1, whose C is W's slice
+      [iv, 0, ...] [1, all...] (CPUSplitBatchContractions' loop over a
+      batched contraction), with no other use of W in the loop, writes
+      every element of W exactly once: what holds for all of W before or
+      after the loop (a fill of W, its cast below) is applied to each C.
+    - C rounded in the kernel: when C (or W) is a fresh, statically shaped
+      allocation of the contraction's (the loop's) block that an
+      all-parallel generic after it rounds whole (a body of one
+      `arith.truncf` from f32 to f16 or bf16, to nearest even, and the
+      yield; identity maps; reading C or a `memref.collapse_shape`/
+      `expand_shape` of it) into a fresh static allocation, the last depth
+      slice rounds its accumulators and stores them into that allocation
+      (viewed in C's shape, W's slice of it for a batch) instead of
+      storing f32 into C; the earlier slices still store f32 into C, and
+      the cast goes, then C where only frees are left (one depth slice).
+      On a 16-bit step every contraction's accumulator is rounded so
       (autocast's result cast, PyTorch's f16 matmul output): one pass over
       C and C's f32 buffer less per contraction. Requires static k > 0 (a
       slice must store), no use of C between the contraction and the cast
       nor any read of C after the cast (C dies there), and no use of the
       cast's output before the cast. The same f32 value is rounded the
       same way (vector or scalar `arith.truncf`), so no bit changes.
-      (Batched contractions, whose cast follows their loop, keep theirs.)
     - The last N mod NR columns are one masked tile per row panel
       (`vector.maskedload`/`maskedstore`); the last M mod MR rows are
       one-row tiles.

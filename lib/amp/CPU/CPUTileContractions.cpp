@@ -316,6 +316,7 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
   if (!trunc || &body->front() != trunc.getOperation() ||
+      body->getOperations().size() != 2 || // the truncf and the yield
       trunc.getIn() != body->getArgument(0) || trunc.getRoundingmodeAttr() ||
       !trunc.getIn().getType().isF32())
     return {};
@@ -752,6 +753,70 @@ static Operation *lastWholeWriteBefore(Value buffer, Operation *op) {
 }
 
 namespace {
+/// C as one batch of a whole buffer: CPUSplitBatchContractions' loop over
+/// a batched contraction's batches, `for b in [0, B) { C = whole[b]; ... }`.
+struct BatchSlice {
+  Value whole;
+  memref::SubViewOp slice;
+  scf::ForOp loop;
+};
+} // namespace
+
+/// C as the batch slice of a whole allocation that the loop around the
+/// contraction `op` walks, each element of `whole` in exactly one
+/// iteration's C: `op` alone in an scf.for from 0 to whole's first
+/// dimension by 1 (no results), C = subview whole[iv, 0, ...] [1, all...]
+/// [1, ...] rank-reduced, `whole` a static identity-layout allocation of
+/// the loop's block, and no use of `whole` in the loop but `op`'s of C.
+/// Then whatever holds for all of `whole` around the loop holds for each
+/// C around `op`. Null if C is not such a slice.
+static std::optional<BatchSlice> findBatchSlice(Value c, Operation *op) {
+  auto slice = c.getDefiningOp<memref::SubViewOp>();
+  auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
+  if (!slice || !loop || slice->getBlock() != op->getBlock() ||
+      loop.getNumResults() || !c.hasOneUse())
+    return std::nullopt;
+  Value whole = slice.getSource();
+  auto wholeType = cast<MemRefType>(whole.getType());
+  auto alloc = whole.getDefiningOp<memref::AllocOp>();
+  if (!alloc || alloc->getBlock() != loop->getBlock() ||
+      !wholeType.hasStaticShape() || !wholeType.getLayout().isIdentity() ||
+      cast<MemRefType>(c.getType()).getRank() + 1 != wholeType.getRank())
+    return std::nullopt;
+  // The loop: [0, whole's first dimension) by 1.
+  Value upper = loop.getUpperBound();
+  std::optional<int64_t> upperConstant = getConstantIntValue(upper);
+  auto dim = upper.getDefiningOp<memref::DimOp>();
+  std::optional<int64_t> dimIndex =
+      dim ? getConstantIntValue(dim.getIndex()) : std::nullopt;
+  if (!isConstantIntValue(loop.getLowerBound(), 0) ||
+      !isConstantIntValue(loop.getStep(), 1) ||
+      !(upperConstant
+            ? *upperConstant == wholeType.getDimSize(0)
+            : dim && dim.getSource() == whole && dimIndex && *dimIndex == 0))
+    return std::nullopt;
+  // The slice: [iv, 0, ...] [1, all...] [1, ...].
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
+                            sizes = slice.getMixedSizes(),
+                            strides = slice.getMixedStrides();
+  for (int64_t d = 0; d < wholeType.getRank(); ++d) {
+    bool offsetOk = d == 0 ? (isa<Value>(offsets[d]) &&
+                              cast<Value>(offsets[d]) == loop.getInductionVar())
+                           : isConstantIntValue(offsets[d], 0);
+    if (!offsetOk ||
+        !isConstantIntValue(sizes[d], d == 0 ? 1 : wholeType.getDimSize(d)) ||
+        !isConstantIntValue(strides[d], 1))
+      return std::nullopt;
+  }
+  // Nothing else in the loop uses `whole`.
+  if (anyUseThroughViews(whole, [&](OpOperand &use) {
+        return loop->isAncestor(use.getOwner()) && use.getOwner() != op;
+      }))
+    return std::nullopt;
+  return BatchSlice{whole, slice, loop};
+}
+
+namespace {
 /// C's elements all hold `value` when the contraction starts, put there by
 /// `writer` (a fill of C, or a copy into C from a buffer so filled) and
 /// read by nothing else.
@@ -772,7 +837,9 @@ struct ConstantInit {
 static ConstantInit findConstantInit(Value c, Operation *op) {
   Operation *writer = lastWholeWriteBefore(c, op);
   if (!writer || !noUseWithin(c, writer, op, [&](OpOperand &use, UseKind) {
-        return use.getOwner() != writer && use.getOwner() != op;
+        // (A memref.dim reads the shape, not the elements.)
+        return use.getOwner() != writer && !op->isAncestor(use.getOwner()) &&
+               !isa<memref::DimOp>(use.getOwner());
       }))
     return {};
   Operation *fill = writer;
@@ -825,19 +892,21 @@ static bool isNarrowingOf(linalg::GenericOp g, Value src) {
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
   auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
   return trunc && &body->front() == trunc.getOperation() &&
+         body->getOperations().size() == 2 && // the truncf and the yield
          trunc.getIn() == body->getArgument(0) &&
          !trunc.getRoundingmodeAttr() && trunc.getIn().getType().isF32();
 }
 
-/// The cast that rounds C after the contraction `op`, if the kernel can
-/// round in its last store instead (the cast and, unless k spans several
-/// depth slices, C itself go): on a 16-bit step every contraction's f32
-/// accumulator is rounded so, a pass over memory per contraction. Requires
-/// C a static, identity-layout allocation of `op`'s block that nothing
-/// uses, directly or through views, between `op` and the cast, nor reads
-/// after it (C dies there); the cast's input C or a collapse/expand_shape
-/// of it; its output (isNarrowingOf) used only after the cast. Null if
-/// none.
+/// The cast that rounds C after the contraction `op` (C here a whole
+/// allocation, or the `whole` of a batch slice, findBatchSlice, with `op`
+/// its loop), if the kernel can round in its last store instead (the cast
+/// and, unless k spans several depth slices, C itself go): on a 16-bit
+/// step every contraction's f32 accumulator is rounded so, a pass over
+/// memory per contraction. Requires C a static, identity-layout allocation
+/// of `op`'s block that nothing but `op` uses, directly or through views,
+/// between `op` and the cast, nor reads after it (C dies there); the
+/// cast's input C or a collapse/expand_shape of it; its output
+/// (isNarrowingOf) used only after the cast. Null if none.
 static Narrowing findNarrowing(Value c, Operation *op) {
   auto cType = cast<MemRefType>(c.getType());
   auto cAlloc = c.getDefiningOp<memref::AllocOp>();
@@ -861,7 +930,7 @@ static Narrowing findNarrowing(Value c, Operation *op) {
     return {};
   Value out = castOp.getDpsInits()[0];
   auto others = [&](OpOperand &use, UseKind) {
-    return use.getOwner() != op && use.getOwner() != castOp;
+    return !op->isAncestor(use.getOwner()) && use.getOwner() != castOp;
   };
   if (!noUseWithin(c, op, castOp, others))
     return {};
@@ -1101,8 +1170,13 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   // Only with k > 0: with no depth slice C keeps its initial value, which
   // `writer` put there.
   ConstantInit init;
-  if (staticK && *staticK > 0)
+  std::optional<BatchSlice> batch = findBatchSlice(match.c, match.op);
+  if (staticK && *staticK > 0) {
     init = findConstantInit(match.c, match.op);
+    // A batch slice: the whole buffer's initial value, before the loop.
+    if (!init.value && batch)
+      init = findConstantInit(batch->whole, batch->loop);
+  }
   kernel.init = init.value;
   // (The AVX512_BF16 kernel's slices count pairs of k.)
   kernel.singleSlice =
@@ -1110,30 +1184,49 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   // C rounded to 16 bits by the last depth slice's stores (its cast goes),
   // where `out` can be viewed in C's shape.
   // Only with k > 0 known: with no depth slice nothing would store.
+  // (For a batch slice: the whole buffer's cast after the loop; the
+  // kernel rounds into the same slice of the cast's output.)
+  Value whole = batch ? batch->whole : match.c;
+  Operation *anchor = batch ? batch->loop.getOperation() : match.op;
+  auto wholeType = cast<MemRefType>(whole.getType());
   Narrowing narrowing;
   if (staticK && *staticK > 0)
-    narrowing = findNarrowing(match.c, match.op);
+    narrowing = findNarrowing(whole, anchor);
   auto outType = narrowing.castOp ? cast<MemRefType>(narrowing.out.getType())
                                   : MemRefType();
-  if (outType && outType.getShape() != cType.getShape() &&
-      outType.getRank() != 1 && cType.getRank() != 1)
+  if (outType && outType.getShape() != wholeType.getShape() &&
+      outType.getRank() != 1 && wholeType.getRank() != 1)
     narrowing = {};
   if (narrowing.castOp) {
     Value out = narrowing.out;
     Operation *outAlloc = out.getDefiningOp();
-    if (match.op->isBeforeInBlock(outAlloc))
-      outAlloc->moveBefore(match.op);
+    if (anchor->isBeforeInBlock(outAlloc))
+      outAlloc->moveBefore(anchor);
+    OpBuilder before(anchor);
     auto all = [](int64_t rank) {
       return SmallVector<ReassociationIndices>{
           llvm::to_vector(llvm::seq<int64_t>(0, rank))};
     };
-    if (outType.getShape() != cType.getShape() && outType.getRank() == 1)
+    if (outType.getShape() != wholeType.getShape() && outType.getRank() == 1)
       out = memref::ExpandShapeOp::create(
-          b, loc, MemRefType::get(cType.getShape(), outType.getElementType()),
-          out, all(cType.getRank()));
-    else if (outType.getShape() != cType.getShape())
-      out =
-          memref::CollapseShapeOp::create(b, loc, out, all(outType.getRank()));
+          before, loc,
+          MemRefType::get(wholeType.getShape(), outType.getElementType(),
+                          MemRefLayoutAttrInterface(),
+                          outType.getMemorySpace()),
+          out, all(wholeType.getRank()));
+    else if (outType.getShape() != wholeType.getShape())
+      out = memref::CollapseShapeOp::create(before, loc, out,
+                                            all(outType.getRank()));
+    if (batch) {
+      memref::SubViewOp slice = batch->slice;
+      auto sliceType = memref::SubViewOp::inferRankReducedResultType(
+          cType.getShape(), cast<MemRefType>(out.getType()),
+          slice.getMixedOffsets(), slice.getMixedSizes(),
+          slice.getMixedStrides());
+      out = memref::SubViewOp::create(
+          b, loc, sliceType, out, slice.getMixedOffsets(),
+          slice.getMixedSizes(), slice.getMixedStrides());
+    }
     kernel.narrow = out;
   }
   int64_t blockRows = shape.blockRows, blockCols = shape.blockCols;
@@ -1194,9 +1287,13 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
     // nothing uses them (the pack cache may name them until then).
     Value read = narrowing.castOp.getDpsInputs()[0];
     narrowing.castOp->erase();
-    if (read != match.c)
+    if (batch)
+      maybeDead.insert(match.c); // the slice
+    if (read != whole)
       maybeDead.insert(read);
-    maybeDead.insert(match.c);
+    maybeDead.insert(whole);
+  } else if (batch && init.writer) {
+    maybeDead.insert(match.c); // the slice, if the kernel no longer needs it
   }
 }
 
@@ -1278,12 +1375,29 @@ struct CPUTileContractionsPass
     }
     for (Value src : buffers) {
       auto alloc = src.getDefiningOp<memref::AllocOp>();
+      // (A static dimension, a batch loop's bound, becomes a constant.)
+      auto staticDim = [&](Operation *user) -> std::optional<int64_t> {
+        auto dim = dyn_cast<memref::DimOp>(user);
+        std::optional<int64_t> d =
+            dim ? getConstantIntValue(dim.getIndex()) : std::nullopt;
+        auto type = cast<MemRefType>(src.getType());
+        if (!d || *d < 0 || *d >= type.getRank() || type.isDynamicDim(*d))
+          return std::nullopt;
+        return type.getDimSize(*d);
+      };
       if (!alloc || !llvm::all_of(src.getUsers(), [&](Operation *user) {
-            return isa<linalg::FillOp, memref::DeallocOp>(user);
+            return isa<linalg::FillOp, memref::DeallocOp>(user) ||
+                   staticDim(user);
           }))
         continue;
-      for (Operation *user : llvm::make_early_inc_range(src.getUsers()))
+      for (Operation *user : llvm::make_early_inc_range(src.getUsers())) {
+        if (std::optional<int64_t> size = staticDim(user)) {
+          OpBuilder ob(user);
+          user->getResult(0).replaceAllUsesWith(
+              arith::ConstantIndexOp::create(ob, user->getLoc(), *size));
+        }
         user->erase();
+      }
       alloc->erase();
     }
     // A cast whose buffer nothing reads any more (every reader was a
