@@ -47,6 +47,10 @@
 // IR:       arith.truncf %{{.*}} : vector<16xf32> to vector<16xf16>
 // IR-NOT:   : f32 to f16
 // IR-NOT:   memref<3x37x45xf32>
+// IR-LABEL: func.func @conv_like
+// IR-NOT:   : f32 to f16
+// IR:       arith.truncf %{{.*}} : vector<16xf32> to vector<16xf16>
+// IR-NOT:   : f32 to f16
 // IR-LABEL: func.func @main
 // The bf16 operands (the f16 of this file spelled bf16) on the AVX512_BF16
 // kernel, one slice and several; against the same file's plain lowering.
@@ -74,7 +78,7 @@
 // RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so > %t.bf16-dot-sliced %}
 // RUN: %if avx512bf16 %{ diff %t.bf16-loops %t.bf16-dot-sliced %}
 
-// CHECK-COUNT-3: {{^[1-9][0-9]*$}}
+// CHECK-COUNT-4: {{^[1-9][0-9]*$}}
 // CHECK-NOT: {{.}}
 
 #a = affine_map<(i, j, k) -> (i, k)>
@@ -176,6 +180,50 @@ func.func @batched(%x3: memref<3x37x29xf16>, %w16: memref<29x45xf16>,
   return
 }
 
+// (4) The same through the views of a convolution's per-image GEMM:
+// C = collapse_shape(subview(expand_shape(whole))[b]).
+func.func @conv_like(%x3: memref<3x37x29xf16>, %w16: memref<29x45xf16>,
+                   %r4: memref<4995xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %whole = memref.alloc() {alignment = 64 : i64} : memref<3x37x45xf32>
+  linalg.fill ins(%zero : f32) outs(%whole : memref<3x37x45xf32>)
+  %n = memref.dim %whole, %c0 : memref<3x37x45xf32>
+  %whole4 = memref.expand_shape %whole [[0], [1], [2, 3]] output_shape [3, 37, 5, 9]
+    : memref<3x37x45xf32> into memref<3x37x5x9xf32>
+  scf.for %b = %c0 to %n step %c1 {
+    %xs = memref.subview %x3[%b, 0, 0] [1, 37, 29] [1, 1, 1]
+      : memref<3x37x29xf16> to memref<37x29xf16, strided<[29, 1], offset: ?>>
+    %cs4 = memref.subview %whole4[%b, 0, 0, 0] [1, 37, 5, 9] [1, 1, 1, 1]
+      : memref<3x37x5x9xf32> to memref<37x5x9xf32, strided<[45, 9, 1], offset: ?>>
+    %cs = memref.collapse_shape %cs4 [[0], [1, 2]]
+      : memref<37x5x9xf32, strided<[45, 9, 1], offset: ?>> into memref<37x45xf32, strided<[45, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%xs, %w16 : memref<37x29xf16, strided<[29, 1], offset: ?>>, memref<29x45xf16>)
+      outs(%cs : memref<37x45xf32, strided<[45, 1], offset: ?>>) {
+    ^bb0(%p: f16, %q: f16, %o: f32):
+      %pe = arith.extf %p : f16 to f32
+      %qe = arith.extf %q : f16 to f32
+      %m = arith.mulf %pe, %qe : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  %flat = memref.collapse_shape %whole [[0, 1, 2]] : memref<3x37x45xf32> into memref<4995xf32>
+  %o3 = memref.alloc() {alignment = 64 : i64} : memref<4995xf16>
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]}
+    ins(%flat : memref<4995xf32>) outs(%o3 : memref<4995xf16>) {
+  ^bb0(%v: f32, %o: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %whole : memref<3x37x45xf32>
+  memref.copy %o3, %r4 : memref<4995xf16> to memref<4995xf16>
+  memref.dealloc %o3 : memref<4995xf16>
+  return
+}
+
 func.func @main() {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -247,6 +295,8 @@ func.func @main() {
   }
   %r3 = memref.alloc() : memref<4995xf16>
   call @batched(%x3, %w16, %r3) : (memref<3x37x29xf16>, memref<29x45xf16>, memref<4995xf16>) -> ()
+  %r4 = memref.alloc() : memref<4995xf16>
+  call @conv_like(%x3, %w16, %r4) : (memref<3x37x29xf16>, memref<29x45xf16>, memref<4995xf16>) -> ()
   %r1 = memref.alloc() : memref<1665xf16>
   %r2 = memref.alloc() : memref<37x45xf16>
   call @step(%x, %w, %x16, %w16, %r1, %r2)
@@ -293,5 +343,16 @@ func.func @main() {
     scf.yield %n : i64
   }
   vector.print %sum3 : i64
+  %sum4 = scf.for %i = %c0 to %c4995 step %c1 iter_args(%acc = %z) -> (i64) {
+    %v = memref.load %r4[%i] : memref<4995xf16>
+    %bits = arith.bitcast %v : f16 to i16
+    %wide = arith.extui %bits : i16 to i64
+    %p = arith.addi %i, %c1 : index
+    %pi = arith.index_cast %p : index to i64
+    %t = arith.muli %wide, %pi : i64
+    %n = arith.addi %acc, %t : i64
+    scf.yield %n : i64
+  }
+  vector.print %sum4 : i64
   return
 }

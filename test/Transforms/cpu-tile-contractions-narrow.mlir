@@ -614,3 +614,50 @@ func.func @memory_space(%x: memref<16x4xf32>, %w: memref<4x16xf32>, %y: memref<2
   memref.dealloc %o : memref<256xf16, 1>
   return
 }
+
+// -----
+
+#a = affine_map<(i, j, k) -> (i, k)>
+#b = affine_map<(i, j, k) -> (k, j)>
+#c = affine_map<(i, j, k) -> (i, j)>
+#id = affine_map<(i) -> (i)>
+
+// The loop walks the first dimension of an expand_shape that splits the
+// whole buffer's first dimension (2 x 2 batches of 16 x 16): the loop's 2
+// slices are not the buffer's batches, so the fill and the cast stay.
+// CHECK-LABEL: func.func @batch_split_first_dim
+// CHECK:       linalg.fill
+// CHECK:       arith.truncf %{{.*}} : f32 to f16
+// CHECK:       return
+func.func @batch_split_first_dim(%x: memref<32x8xf32>, %w: memref<8x16xf32>, %y: memref<1024xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c = memref.alloc() {alignment = 64 : i64} : memref<4x16x16xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x16x16xf32>)
+  %c4 = memref.expand_shape %c [[0, 1], [2], [3]] output_shape [2, 2, 16, 16] : memref<4x16x16xf32> into memref<2x2x16x16xf32>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %cs = memref.subview %c4[%i, 0, 0, 0] [1, 2, 16, 16] [1, 1, 1, 1] : memref<2x2x16x16xf32> to memref<2x16x16xf32, strided<[256, 16, 1], offset: ?>>
+    %cs2 = memref.collapse_shape %cs [[0, 1], [2]] : memref<2x16x16xf32, strided<[256, 16, 1], offset: ?>> into memref<32x16xf32, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [#a, #b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : memref<32x8xf32>, memref<8x16xf32>) outs(%cs2 : memref<32x16xf32, strided<[16, 1], offset: ?>>) {
+    ^bb0(%p: f32, %q: f32, %acc: f32):
+      %m = arith.mulf %p, %q : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    }
+  }
+  %flat = memref.collapse_shape %c [[0, 1, 2]] : memref<4x16x16xf32> into memref<1024xf32>
+  %o = memref.alloc() {alignment = 64 : i64} : memref<1024xf16>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+    ins(%flat : memref<1024xf32>) outs(%o : memref<1024xf16>) {
+  ^bb0(%v: f32, %u: f16):
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  }
+  memref.dealloc %c : memref<4x16x16xf32>
+  memref.copy %o, %y : memref<1024xf16> to memref<1024xf16>
+  memref.dealloc %o : memref<1024xf16>
+  return
+}

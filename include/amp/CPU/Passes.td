@@ -321,12 +321,14 @@ def CPUTileContractions
       value or loading it gives the same accumulators, so no bit changes.
       Where static k fits in one depth slice, the accumulators start from
       the value without a branch.
-    - Batches: a contraction alone in an `scf.for` from 0 to the first
+    - Batches: a contraction in an `scf.for` from 0 to the first
       dimension of a static allocation W by 1, whose C is W's slice
       [iv, 0, ...] [1, all...] (CPUSplitBatchContractions' loop over a
-      batched contraction), with no other use of W in the loop, writes
-      every element of W exactly once: what holds for all of W before or
-      after the loop (a fill of W, its cast below) is applied to each C.
+      batched contraction; or the slice of an expand_shape of W that keeps
+      W's first dimension alone, then collapsed: CPUConvolutionsToGemm's
+      per-image GEMM), with no other use of W in the loop, writes every
+      element of W exactly once: what holds for all of W before or after
+      the loop (a fill of W, its cast below) is applied to each C.
     - C rounded in the kernel: when C (or W) is a fresh, statically shaped
       allocation of the contraction's (the loop's) block that an
       all-parallel generic after it rounds whole (a body of one

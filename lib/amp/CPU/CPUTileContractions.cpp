@@ -757,31 +757,57 @@ namespace {
 /// a batched contraction's batches, `for b in [0, B) { C = whole[b]; ... }`.
 struct BatchSlice {
   Value whole;
+  /// The expand_shape of `whole` that `slice` reads, or null (it reads
+  /// `whole`).
+  memref::ExpandShapeOp expand;
   memref::SubViewOp slice;
+  /// The collapse_shapes from `slice` to C, in order.
+  SmallVector<memref::CollapseShapeOp> reshapes;
   scf::ForOp loop;
 };
 } // namespace
 
 /// C as the batch slice of a whole allocation that the loop around the
 /// contraction `op` walks, each element of `whole` in exactly one
-/// iteration's C: `op` alone in an scf.for from 0 to whole's first
-/// dimension by 1 (no results), C = subview whole[iv, 0, ...] [1, all...]
-/// [1, ...] rank-reduced, `whole` a static identity-layout allocation of
-/// the loop's block, and no use of `whole` in the loop but `op`'s of C.
-/// Then whatever holds for all of `whole` around the loop holds for each
-/// C around `op`. Null if C is not such a slice.
+/// iteration's C: `op` in an scf.for from 0 to whole's first dimension by
+/// 1 (no results), C = subview whole[iv, 0, ...] [1, all...] [1, ...]
+/// rank-reduced (of `whole` or of an expand_shape of it that keeps its
+/// first dimension alone; C may be collapse_shapes of that slice: a
+/// convolution's per-image GEMM), `whole` a static identity-layout
+/// allocation of the loop's block, and no use of `whole` in the loop but
+/// `op`'s of C. Then whatever holds for all of `whole` around the loop
+/// holds for each C around `op`. Null if C is not such a slice.
 static std::optional<BatchSlice> findBatchSlice(Value c, Operation *op) {
-  auto slice = c.getDefiningOp<memref::SubViewOp>();
   auto loop = dyn_cast_or_null<scf::ForOp>(op->getParentOp());
-  if (!slice || !loop || slice->getBlock() != op->getBlock() ||
-      loop.getNumResults() || !c.hasOneUse())
+  if (!loop || loop.getNumResults())
     return std::nullopt;
-  Value whole = slice.getSource();
+  SmallVector<memref::CollapseShapeOp> reshapes;
+  Value view = c;
+  while (auto collapse = view.getDefiningOp<memref::CollapseShapeOp>()) {
+    if (collapse->getBlock() != op->getBlock())
+      return std::nullopt;
+    reshapes.insert(reshapes.begin(), collapse);
+    view = collapse.getSrc();
+  }
+  auto slice = view.getDefiningOp<memref::SubViewOp>();
+  if (!slice || slice->getBlock() != op->getBlock())
+    return std::nullopt;
+  Value sliced = slice.getSource();
+  auto expand = sliced.getDefiningOp<memref::ExpandShapeOp>();
+  if (expand &&
+      (expand.getReassociationIndices().front() != ReassociationIndices{0} ||
+       !(expand->getBlock() == op->getBlock() ||
+         (expand->getBlock() == loop->getBlock() &&
+          expand->isBeforeInBlock(loop)))))
+    return std::nullopt;
+  Value whole = expand ? expand.getSrc() : sliced;
   auto wholeType = cast<MemRefType>(whole.getType());
+  auto slicedType = cast<MemRefType>(sliced.getType());
   auto alloc = whole.getDefiningOp<memref::AllocOp>();
   if (!alloc || alloc->getBlock() != loop->getBlock() ||
       !wholeType.hasStaticShape() || !wholeType.getLayout().isIdentity() ||
-      cast<MemRefType>(c.getType()).getRank() + 1 != wholeType.getRank())
+      !slicedType.hasStaticShape() ||
+      slice.getType().getRank() + 1 != slicedType.getRank())
     return std::nullopt;
   // The loop: [0, whole's first dimension) by 1.
   Value upper = loop.getUpperBound();
@@ -789,22 +815,23 @@ static std::optional<BatchSlice> findBatchSlice(Value c, Operation *op) {
   auto dim = upper.getDefiningOp<memref::DimOp>();
   std::optional<int64_t> dimIndex =
       dim ? getConstantIntValue(dim.getIndex()) : std::nullopt;
+  bool dimOfWhole = dim &&
+                    (dim.getSource() == whole || dim.getSource() == sliced) &&
+                    dimIndex && *dimIndex == 0;
   if (!isConstantIntValue(loop.getLowerBound(), 0) ||
       !isConstantIntValue(loop.getStep(), 1) ||
-      !(upperConstant
-            ? *upperConstant == wholeType.getDimSize(0)
-            : dim && dim.getSource() == whole && dimIndex && *dimIndex == 0))
+      !(upperConstant ? *upperConstant == wholeType.getDimSize(0) : dimOfWhole))
     return std::nullopt;
   // The slice: [iv, 0, ...] [1, all...] [1, ...].
   SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
                             sizes = slice.getMixedSizes(),
                             strides = slice.getMixedStrides();
-  for (int64_t d = 0; d < wholeType.getRank(); ++d) {
+  for (int64_t d = 0; d < slicedType.getRank(); ++d) {
     bool offsetOk = d == 0 ? (isa<Value>(offsets[d]) &&
                               cast<Value>(offsets[d]) == loop.getInductionVar())
                            : isConstantIntValue(offsets[d], 0);
     if (!offsetOk ||
-        !isConstantIntValue(sizes[d], d == 0 ? 1 : wholeType.getDimSize(d)) ||
+        !isConstantIntValue(sizes[d], d == 0 ? 1 : slicedType.getDimSize(d)) ||
         !isConstantIntValue(strides[d], 1))
       return std::nullopt;
   }
@@ -813,7 +840,19 @@ static std::optional<BatchSlice> findBatchSlice(Value c, Operation *op) {
         return loop->isAncestor(use.getOwner()) && use.getOwner() != op;
       }))
     return std::nullopt;
-  return BatchSlice{whole, slice, loop};
+  return BatchSlice{whole, expand, slice, std::move(reshapes), loop};
+}
+
+/// The views of a batch slice from C back to the whole buffer, for the
+/// dead-view sweep at the end of the pass (each erased once unused, C's
+/// first).
+static void insertBatchViews(const BatchSlice &batch, Value c,
+                             llvm::SetVector<Value> &maybeDead) {
+  maybeDead.insert(c);
+  for (memref::CollapseShapeOp reshape : llvm::reverse(batch.reshapes))
+    maybeDead.insert(reshape.getSrc());
+  if (memref::ExpandShapeOp expand = batch.expand)
+    maybeDead.insert(expand.getResult());
 }
 
 namespace {
@@ -1218,14 +1257,25 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
       out = memref::CollapseShapeOp::create(before, loc, out,
                                             all(outType.getRank()));
     if (batch) {
+      // The views from `whole` to C, replayed on the output's view.
+      if (memref::ExpandShapeOp expand = batch->expand)
+        out = memref::ExpandShapeOp::create(
+            before, loc,
+            MemRefType::get(
+                expand.getResultType().getShape(), outType.getElementType(),
+                MemRefLayoutAttrInterface(), outType.getMemorySpace()),
+            out, expand.getReassociationIndices());
       memref::SubViewOp slice = batch->slice;
       auto sliceType = memref::SubViewOp::inferRankReducedResultType(
-          cType.getShape(), cast<MemRefType>(out.getType()),
+          slice.getType().getShape(), cast<MemRefType>(out.getType()),
           slice.getMixedOffsets(), slice.getMixedSizes(),
           slice.getMixedStrides());
       out = memref::SubViewOp::create(
           b, loc, sliceType, out, slice.getMixedOffsets(),
           slice.getMixedSizes(), slice.getMixedStrides());
+      for (memref::CollapseShapeOp reshape : batch->reshapes)
+        out = memref::CollapseShapeOp::create(
+            b, loc, out, reshape.getReassociationIndices());
     }
     kernel.narrow = out;
   }
@@ -1288,12 +1338,13 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
     Value read = narrowing.castOp.getDpsInputs()[0];
     narrowing.castOp->erase();
     if (batch)
-      maybeDead.insert(match.c); // the slice
+      insertBatchViews(*batch, match.c, maybeDead);
     if (read != whole)
       maybeDead.insert(read);
     maybeDead.insert(whole);
   } else if (batch && init.writer) {
-    maybeDead.insert(match.c); // the slice, if the kernel no longer needs it
+    // The views, if the kernel no longer needs them.
+    insertBatchViews(*batch, match.c, maybeDead);
   }
 }
 
