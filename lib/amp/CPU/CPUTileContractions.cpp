@@ -350,9 +350,6 @@ startAccumulators(Kernel &kernel, OpBuilder &b, Value kBegin, VectorType type,
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
-/// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
-/// columns it enables are read and written: the right edge of C.
 /// Stores a micro-tile's accumulators `accs[t]` at `at[t]` (with
 /// `masks[t]`, if not null, only the enabled lanes): into C, or, with
 /// kernel.narrow, in the last depth slice (the one that ends at `kEnd` =
@@ -392,6 +389,9 @@ static void storeAccumulators(Kernel &kernel, OpBuilder &b, Value kEnd,
   storeAll(b, kernel.c, /*round=*/false);
 }
 
+/// The micro-tile with rows [i0, i0 + rows) and columns [j0, j0 + cols) of
+/// C (`rows` <= kernel.rows). With `mask` (a vector<cols x i1>) only the
+/// columns it enables are read and written: the right edge of C.
 static void emitTile(Kernel &kernel, OpBuilder &b, Value i0, Value j0,
                      int64_t rows, Value mask, Value kBegin, Value kEnd) {
   Location loc = kernel.loc;
