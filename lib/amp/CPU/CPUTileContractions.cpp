@@ -270,6 +270,25 @@ static bool isNeverWritten(Value buffer) {
   });
 }
 
+/// Whether `g` is autocast's rounding cast: one input and one init, all
+/// loops parallel, identity maps, and a body of one `arith.truncf` of the
+/// input element from f32 to nearest (no rounding mode) and the yield
+/// (nothing else that erasing or folding the cast would lose).
+static bool isRoundingCast(linalg::GenericOp g) {
+  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
+      g.getNumReductionLoops() ||
+      !llvm::all_of(g.getIndexingMapsArray(),
+                    [](AffineMap m) { return m.isIdentity(); }))
+    return false;
+  Block *body = g.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
+  return trunc && &body->front() == trunc.getOperation() &&
+         body->getOperations().size() == 2 &&
+         trunc.getIn() == body->getArgument(0) &&
+         !trunc.getRoundingmodeAttr() && trunc.getIn().getType().isF32();
+}
+
 /// If `operand` (a 16-bit contraction operand) is a buffer that one
 /// all-parallel generic fills with `arith.truncf` of a function argument of
 /// the same shape that is never written (a parameter or the input, cast by
@@ -299,10 +318,7 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
       return {}; // written twice, or by something else
     castOp = g;
   }
-  if (!castOp || castOp.getNumDpsInputs() != 1 ||
-      castOp.getNumReductionLoops() ||
-      !llvm::all_of(castOp.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+  if (!castOp || !isRoundingCast(castOp))
     return {};
   Value src = castOp.getDpsInputs()[0];
   auto arg = dyn_cast<BlockArgument>(src);
@@ -311,14 +327,6 @@ static linalg::GenericOp findCastOfArgument(Value operand) {
       cast<MemRefType>(src.getType()).getShape() !=
           cast<MemRefType>(operand.getType()).getShape() ||
       !isNeverWritten(src))
-    return {};
-  Block *body = castOp.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
-  if (!trunc || &body->front() != trunc.getOperation() ||
-      body->getOperations().size() != 2 || // the truncf and the yield
-      trunc.getIn() != body->getArgument(0) || trunc.getRoundingmodeAttr() ||
-      !trunc.getIn().getType().isF32())
     return {};
   return castOp;
 }
@@ -909,31 +917,20 @@ struct Narrowing {
 };
 } // namespace
 
-/// Whether `g` rounds all of `src` to f16 or bf16 into a fresh, statically
-/// shaped allocation of its block with `src`'s shape: an all-parallel
-/// generic with identity maps whose body is one arith.truncf from f32 to
-/// nearest (no rounding mode).
+/// Whether `g` rounds all of `src` to f16 or bf16 (isRoundingCast) into a
+/// fresh, statically shaped, identity-layout allocation of its block with
+/// `src`'s shape.
 static bool isNarrowingOf(linalg::GenericOp g, Value src) {
-  if (g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 ||
-      g.getDpsInputs()[0] != src || g.getNumReductionLoops() ||
-      !llvm::all_of(g.getIndexingMapsArray(),
-                    [](AffineMap m) { return m.isIdentity(); }))
+  if (!isRoundingCast(g) || g.getDpsInputs()[0] != src)
     return false;
   Value out = g.getDpsInits()[0];
   auto alloc = out.getDefiningOp<memref::AllocOp>();
   auto outType = cast<MemRefType>(out.getType());
-  if (!alloc || alloc->getBlock() != g->getBlock() ||
-      !outType.hasStaticShape() || !outType.getLayout().isIdentity() ||
-      outType.getShape() != cast<MemRefType>(src.getType()).getShape() ||
-      !(outType.getElementType().isF16() || outType.getElementType().isBF16()))
-    return false;
-  Block *body = g.getBody();
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto trunc = yield.getValues()[0].getDefiningOp<arith::TruncFOp>();
-  return trunc && &body->front() == trunc.getOperation() &&
-         body->getOperations().size() == 2 && // the truncf and the yield
-         trunc.getIn() == body->getArgument(0) &&
-         !trunc.getRoundingmodeAttr() && trunc.getIn().getType().isF32();
+  return alloc && alloc->getBlock() == g->getBlock() &&
+         outType.hasStaticShape() && outType.getLayout().isIdentity() &&
+         outType.getShape() == cast<MemRefType>(src.getType()).getShape() &&
+         (outType.getElementType().isF16() ||
+          outType.getElementType().isBF16());
 }
 
 /// The cast that rounds C after the contraction `op` (C here a whole
@@ -1206,31 +1203,28 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
   // row (column) has rows (columns) left over.
   bool hasRowRest = shape.rows > 1 && !(staticM && *staticM % shape.rows == 0);
   bool hasEdge = !(staticN && *staticN % shape.cols == 0);
-  // Only with k > 0: with no depth slice C keeps its initial value, which
-  // `writer` put there.
-  ConstantInit init;
+  // C's constant init (findConstantInit) and its rounding to 16 bits by
+  // the last depth slice's stores, the cast going (findNarrowing): for a
+  // batch slice (findBatchSlice), those of the whole buffer around the
+  // loop. Only with k > 0: with no depth slice C keeps its initial value,
+  // which `writer` put there, and nothing would store the rounded one.
   std::optional<BatchSlice> batch = findBatchSlice(match.c, match.op);
+  Value whole = batch ? batch->whole : match.c;
+  Operation *anchor = batch ? batch->loop.getOperation() : match.op;
+  auto wholeType = cast<MemRefType>(whole.getType());
+  ConstantInit init;
+  Narrowing narrowing;
   if (staticK && *staticK > 0) {
     init = findConstantInit(match.c, match.op);
-    // A batch slice: the whole buffer's initial value, before the loop.
     if (!init.value && batch)
-      init = findConstantInit(batch->whole, batch->loop);
+      init = findConstantInit(whole, anchor);
+    narrowing = findNarrowing(whole, anchor);
   }
   kernel.init = init.value;
   // (The AVX512_BF16 kernel's slices count pairs of k.)
   kernel.singleSlice =
       staticK && *staticK <= (dot ? 2 * shape.depth : shape.depth);
-  // C rounded to 16 bits by the last depth slice's stores (its cast goes),
-  // where `out` can be viewed in C's shape.
-  // Only with k > 0 known: with no depth slice nothing would store.
-  // (For a batch slice: the whole buffer's cast after the loop; the
-  // kernel rounds into the same slice of the cast's output.)
-  Value whole = batch ? batch->whole : match.c;
-  Operation *anchor = batch ? batch->loop.getOperation() : match.op;
-  auto wholeType = cast<MemRefType>(whole.getType());
-  Narrowing narrowing;
-  if (staticK && *staticK > 0)
-    narrowing = findNarrowing(whole, anchor);
+  // The cast's output must be viewable in C's shape.
   auto outType = narrowing.castOp ? cast<MemRefType>(narrowing.out.getType())
                                   : MemRefType();
   if (outType && outType.getShape() != wholeType.getShape() &&
