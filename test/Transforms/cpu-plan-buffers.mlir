@@ -7,8 +7,9 @@
 // amp-cpu-plan-buffers places the temporaries of a function's entry block
 // (static, freed once in that block) in one arena: buffers alive at the
 // same time get disjoint byte ranges, a buffer allocated after another is
-// freed may reuse its bytes. The largest is placed first (and two other
-// orders are tried; the smallest arena is kept: @orders).
+// freed may reuse its bytes. The largest is placed first (and four other
+// orders are tried; the smallest arena is kept: @orders, @equal_sizes,
+// @breadth).
 
 // %a (4 KB) and %b (1 KB) are alive together; %c (2 KB) is allocated after
 // both are freed. Placed by size: %a at 0, %c at 0 (neither alive with it),
@@ -65,6 +66,81 @@ func.func @orders(%x: i8) {
   linalg.fill ins(%x : i8) outs(%d : memref<256xi8>)
   memref.dealloc %c : memref<128xi8>
   memref.dealloc %d : memref<256xi8>
+  return
+}
+
+// -----
+
+// Equal sizes, the longest-lived first. Lifetimes (entry-block positions):
+// %b1 0-6, %b2 2-9, %b3 4-12, %b4 7-14, %b5 (256 bytes) 10-13; 640 bytes
+// are alive at position 10. By size with equal sizes in program order
+// (%b5, %b1, %b2, %b3, %b4): %b3 lands at 384 and %b4 at 576, 768 bytes.
+// By size, then lifetime (%b5, %b3, %b2, %b4, %b1): %b5 at 0, %b3 at 256,
+// %b2 at 0, %b4 and %b1 at 448: 640 bytes. The other orders give 832.
+// CHECK-LABEL: func.func @equal_sizes
+// CHECK-SAME:  attributes {amp.cpu_buffer_peak = 640 : i64}
+// CHECK-NEXT:  memref.alloc() {alignment = 64 : i64} : memref<640xi8>
+func.func @equal_sizes(%x: i8) {
+  %b1 = memref.alloc() : memref<192xi8>
+  linalg.fill ins(%x : i8) outs(%b1 : memref<192xi8>)
+  %b2 = memref.alloc() : memref<192xi8>
+  linalg.fill ins(%x : i8) outs(%b2 : memref<192xi8>)
+  %b3 = memref.alloc() : memref<192xi8>
+  linalg.fill ins(%x : i8) outs(%b3 : memref<192xi8>)
+  memref.dealloc %b1 : memref<192xi8>
+  %b4 = memref.alloc() : memref<192xi8>
+  linalg.fill ins(%x : i8) outs(%b4 : memref<192xi8>)
+  memref.dealloc %b2 : memref<192xi8>
+  %b5 = memref.alloc() : memref<256xi8>
+  linalg.fill ins(%x : i8) outs(%b5 : memref<256xi8>)
+  memref.dealloc %b3 : memref<192xi8>
+  memref.dealloc %b5 : memref<256xi8>
+  memref.dealloc %b4 : memref<192xi8>
+  return
+}
+
+// -----
+
+// Greedy by breadth. Lifetimes: %b1 (256 bytes) 0-15, %b2 2-8, %b3 4-12,
+// %b4 6-11, %b5 9-17, %b6 (256 bytes) 13-16; 640 bytes are alive at
+// positions 6, 9 and 13. The widest point first (6): %b1 at 0, %b2 at 256,
+// %b3 at 384, %b4 at 512; then point 9: %b5 in %b2's bytes, at 256; then
+// point 13: %b6 at 384. 640 bytes; the other orders give 768 (by size,
+// %b5 lands above %b6's 256-512 and %b4's 512-640).
+// CHECK-LABEL: func.func @breadth
+// CHECK-SAME:  attributes {amp.cpu_buffer_peak = 640 : i64}
+// CHECK-NEXT:  %[[ARENA:.*]] = memref.alloc() {alignment = 64 : i64} : memref<640xi8>
+// CHECK-NEXT:  arith.constant 0 : index
+// CHECK-NEXT:  memref.view %[[ARENA]]{{.*}} to memref<256xi8>
+// CHECK:       arith.constant 256 : index
+// CHECK-NEXT:  memref.view %[[ARENA]]{{.*}} to memref<128xi8>
+// CHECK:       arith.constant 384 : index
+// CHECK-NEXT:  memref.view %[[ARENA]]{{.*}} to memref<128xi8>
+// CHECK:       arith.constant 512 : index
+// CHECK-NEXT:  memref.view %[[ARENA]]{{.*}} to memref<128xi8>
+// CHECK:       arith.constant 256 : index
+// CHECK-NEXT:  memref.view %[[ARENA]]{{.*}} to memref<128xi8>
+// CHECK:       arith.constant 384 : index
+// CHECK-NEXT:  memref.view %[[ARENA]]{{.*}} to memref<256xi8>
+func.func @breadth(%x: i8) {
+  %b1 = memref.alloc() : memref<256xi8>
+  linalg.fill ins(%x : i8) outs(%b1 : memref<256xi8>)
+  %b2 = memref.alloc() : memref<128xi8>
+  linalg.fill ins(%x : i8) outs(%b2 : memref<128xi8>)
+  %b3 = memref.alloc() : memref<128xi8>
+  linalg.fill ins(%x : i8) outs(%b3 : memref<128xi8>)
+  %b4 = memref.alloc() : memref<128xi8>
+  linalg.fill ins(%x : i8) outs(%b4 : memref<128xi8>)
+  memref.dealloc %b2 : memref<128xi8>
+  %b5 = memref.alloc() : memref<128xi8>
+  linalg.fill ins(%x : i8) outs(%b5 : memref<128xi8>)
+  memref.dealloc %b4 : memref<128xi8>
+  memref.dealloc %b3 : memref<128xi8>
+  %b6 = memref.alloc() : memref<256xi8>
+  linalg.fill ins(%x : i8) outs(%b6 : memref<256xi8>)
+  memref.dealloc %b1 : memref<256xi8>
+  memref.dealloc %b6 : memref<256xi8>
+  memref.dealloc %b5 : memref<128xi8>
   return
 }
 

@@ -478,8 +478,13 @@ def CPUPlanBuffers : Pass<"amp-cpu-plan-buffers", "func::FuncOp"> {
     greedy by size (Pisarchyk and Lee, "Efficient Memory Management for
     Deep Neural Net Inference", 2020): the largest temporary first, each
     at the lowest offset where it overlaps no placed temporary alive at the
-    same time. Buffers allocated in nested regions (the skip-update
-    branches), freed conditionally or never, are left as they are.
+    same time. The same first fit runs in four more orders and the smallest
+    arena is kept: by size with equal sizes the longest-lived first (XLA's
+    order), the longest-lived first, by size times lifetime, and the
+    paper's greedy by breadth (the points where the most bytes are alive
+    first, at each its temporaries largest first). Buffers allocated in
+    nested regions (the skip-update branches), freed conditionally or
+    never, are left as they are.
 
     On each function it sets `amp.cpu_buffer_peak` (i64): the most bytes
     of the entry block's allocations (the arena and the buffers left their

@@ -16,6 +16,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -88,7 +89,9 @@ static int64_t placeInOrder(ArrayRef<Temporary *> order) {
     });
     int64_t offset = 0;
     for (const Temporary *p : live) {
-      if (llvm::alignTo(offset, t->alignment) + t->bytes <= p->offset)
+      if (static_cast<int64_t>(llvm::alignTo(offset, t->alignment)) +
+              t->bytes <=
+          p->offset)
         break;
       offset = std::max(offset, p->offset + p->bytes);
     }
@@ -99,31 +102,80 @@ static int64_t placeInOrder(ArrayRef<Temporary *> order) {
   return total;
 }
 
+/// TensorFlow Lite's "greedy by breadth" order (Pisarchyk and Lee, below):
+/// the points where a temporary is allocated, the widest first (the most
+/// bytes alive there; the earlier of equal ones), and at each the
+/// temporaries alive there and not yet ordered, the largest first. The
+/// busiest moments of the step are packed first, so the arena follows the
+/// live bytes where sizes alone leave gaps between them (the
+/// examples/pytorch CNN's f16 step at batch 512: a 26.1 MB arena, 28.2 MB
+/// in the best of the other orders).
+static SmallVector<Temporary *> breadthOrder(MutableArrayRef<Temporary> temps) {
+  SmallVector<Temporary *> bySize;
+  for (Temporary &t : temps)
+    bySize.push_back(&t);
+  llvm::stable_sort(bySize, [](const Temporary *x, const Temporary *y) {
+    return x->bytes > y->bytes;
+  });
+  // (breadth, point) per allocation point.
+  SmallVector<std::pair<int64_t, int64_t>> points;
+  for (const Temporary &t : temps) {
+    int64_t breadth = 0;
+    for (const Temporary &other : temps)
+      if (other.begin <= t.begin && t.begin <= other.end)
+        breadth = saturatingAdd(breadth, other.bytes);
+    points.emplace_back(breadth, t.begin);
+  }
+  llvm::stable_sort(points, [](const auto &x, const auto &y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
+  });
+  SmallVector<Temporary *> order;
+  llvm::SmallPtrSet<Temporary *, 32> ordered;
+  for (auto [breadth, point] : points)
+    for (Temporary *t : bySize)
+      if (t->begin <= point && point <= t->end && ordered.insert(t).second)
+        order.push_back(t);
+  return order;
+}
+
 /// Offsets for `temps`: TensorFlow Lite's "greedy by size" arena planner
 /// (the largest first; Pisarchyk and Lee, "Efficient Memory Management for
-/// Deep Neural Net Inference", 2020), and the same first fit in two other
-/// orders (the longest-lived first, and by size times lifetime), keeping
-/// the smallest arena (the first of equal ones). Returns the arena's size
-/// in bytes.
+/// Deep Neural Net Inference", 2020), the same first fit in four other
+/// orders, keeping the smallest arena (the first of equal ones):
+/// - by size, equal sizes the longest-lived first (as XLA's
+///   GlobalDecreasingSizeBestFitHeap sorts): the examples/pytorch
+///   transformer's f16 step, whose attention buffers come in equal sizes,
+///   gets a 2.51 MB arena where program order gave 2.63 MB;
+/// - the longest-lived first;
+/// - by size times lifetime;
+/// - the paper's "greedy by breadth" (breadthOrder).
+/// Returns the arena's size in bytes.
 static int64_t place(MutableArrayRef<Temporary> temps) {
   using Key = std::function<std::pair<int64_t, int64_t>(const Temporary *)>;
   const Key keys[] = {
       [](const Temporary *t) { return std::make_pair(t->bytes, int64_t(0)); },
+      [](const Temporary *t) {
+        return std::make_pair(t->bytes, t->end - t->begin);
+      },
       [](const Temporary *t) {
         return std::make_pair(t->end - t->begin, t->bytes);
       },
       [](const Temporary *t) {
         return std::make_pair(t->bytes * (t->end - t->begin + 1), t->bytes);
       }};
-  int64_t best = -1;
-  SmallVector<int64_t> bestOffsets;
+  SmallVector<SmallVector<Temporary *>> orders;
   for (const Key &key : keys) {
-    SmallVector<Temporary *> order;
+    SmallVector<Temporary *> &order = orders.emplace_back();
     for (Temporary &t : temps)
       order.push_back(&t);
     llvm::stable_sort(order, [&](const Temporary *x, const Temporary *y) {
       return key(x) > key(y);
     });
+  }
+  orders.push_back(breadthOrder(temps));
+  int64_t best = -1;
+  SmallVector<int64_t> bestOffsets;
+  for (ArrayRef<Temporary *> order : orders) {
     int64_t total = placeInOrder(order);
     if (best < 0 || total < best) {
       best = total;
