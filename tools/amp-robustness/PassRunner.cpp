@@ -70,6 +70,9 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-lower-to-llvm", "vectorize-rows=false"},
     // libm's expf instead of the polynomial (amp-cpu-polynomial-exp).
     {"amp-lower-to-llvm", "polynomial-exp=false"},
+    // libm's erff instead of the rational approximation
+    // (amp-cpu-polynomial-erf).
+    {"amp-lower-to-llvm", "polynomial-erf=false"},
     // Depth slices of 4: the contractions' multi-slice paths (C rounded by
     // the last slice only, accumulators reloaded between slices).
     {"amp-cpu-tile-contractions", "tile-depth=4"},

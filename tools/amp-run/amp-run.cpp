@@ -236,6 +236,14 @@ static cl::opt<bool> polynomialExp(
         "polynomial-exp=); false calls libm's expf per element",
         "true")),
     cl::init(true), cl::cat(ampRunCategory));
+static cl::opt<bool> polynomialErf(
+    "polynomial-erf",
+    cl::desc(withDefault(
+        "--device=cpu: f32 erf (an exact GELU's) as a vectorizing rational "
+        "approximation (within 3e-7; amp-lower-to-llvm polynomial-erf=); "
+        "false calls libm's erff per element",
+        "true")),
+    cl::init(true), cl::cat(ampRunCategory));
 static cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc(withDefault(
@@ -528,6 +536,8 @@ int main(int argc, char **argv) {
   request.convGemmGiven = convGemm.getNumOccurrences() > 0;
   request.polynomialExp = polynomialExp;
   request.polynomialExpGiven = polynomialExp.getNumOccurrences() > 0;
+  request.polynomialErf = polynomialErf;
+  request.polynomialErfGiven = polynomialErf.getNumOccurrences() > 0;
   request.dataParallel = dataParallel;
   request.dpBucket = dpBucket;
   request.dpReducePrecision = dpReducePrecision;

@@ -105,6 +105,11 @@ struct LowerToLLVMConfig {
   /// of exp rounded to f32 (6 ulp just below overflow), results below
   /// 2^-126 approximate and 0 below about x = -87.65.
   bool polynomialExp = true;
+  /// f32 erf (an exact GELU's) as a rational approximation
+  /// (amp-cpu-polynomial-erf: upstream's), which vectorizes, instead of
+  /// one libm `erff` call per element. Not the same bits: within 3e-7 of
+  /// erf (absolute).
+  bool polynomialErf = true;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -144,9 +149,15 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(amp-cpu-polynomial-exp; default on; within 1 ulp, "
                      "0 below about x = -87.65) instead of libm's expf"),
       llvm::cl::init(true)};
+  Option<bool> polynomialErf{
+      *this, "polynomial-erf",
+      llvm::cl::desc("f32 math.erf as a vectorizing rational approximation "
+                     "(amp-cpu-polynomial-erf; default on; within 3e-7 of "
+                     "erf) instead of libm's erff"),
+      llvm::cl::init(true)};
   LowerToLLVMConfig toConfig() const {
-    return {threads,       fuse,         bf16Dot, convolutionsAsGemm,
-            vectorizeRows, polynomialExp};
+    return {threads,       fuse,          bf16Dot,      convolutionsAsGemm,
+            vectorizeRows, polynomialExp, polynomialErf};
   }
 };
 

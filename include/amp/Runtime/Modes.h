@@ -82,6 +82,10 @@ struct RunRequest {
   /// (LowerToLLVMConfig::polynomialExp).
   bool polynomialExp = true;
   bool polynomialExpGiven = false;
+  /// --device=cpu: f32 erf as a rational approximation
+  /// (LowerToLLVMConfig::polynomialErf).
+  bool polynomialErf = true;
+  bool polynomialErfGiven = false;
 
   // Data parallelism (docs/distributed.md).
   std::string dataParallel = "auto";

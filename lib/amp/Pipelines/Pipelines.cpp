@@ -502,6 +502,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // instead of one libm call per element.
   if (config.polynomialExp)
     pm.addNestedPass<func::FuncOp>(createCPUPolynomialExp());
+  // And an exact GELU's erf.
+  if (config.polynomialErf)
+    pm.addNestedPass<func::FuncOp>(createCPUPolynomialErf());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   // The scf.parallel loops of the two passes above: OpenMP threads, or

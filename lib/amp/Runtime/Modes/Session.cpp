@@ -569,6 +569,8 @@ std::optional<int> Session::prepare() {
     return fail("--conv-gemm is for --device=cpu");
   if (r.device == "cuda" && r.polynomialExpGiven)
     return fail("--polynomial-exp is for --device=cpu");
+  if (r.device == "cuda" && r.polynomialErfGiven)
+    return fail("--polynomial-erf is for --device=cpu");
   if (r.bf16Dot == "on" && !JitModule::hostHasAVX512BF16())
     return fail("--bf16-dot=on: the bf16 dot-product kernel needs a CPU with "
                 "AVX512_BF16, which this one lacks (auto picks the FMA kernel "
@@ -676,6 +678,7 @@ std::optional<int> Session::prepare() {
       lowering.bf16Dot = r.bf16Dot == "on";
     lowering.convolutionsAsGemm = r.convGemm;
     lowering.polynomialExp = r.polynomialExp;
+    lowering.polynomialErf = r.polynomialErf;
     backend = createCpuBackend(lowering);
   }
 
