@@ -1,12 +1,14 @@
 //===- CpuStep.cpp - the CPU training step against its peers --------------===//
 //
 // amp-bench-cpu-step: ms/step of the Fashion-MNIST MLP (batch 128),
-// transformer-block (batch 64) and CNN (examples/pytorch/cnn.mlir through
-// amp-build-train-step, batch 128) training steps on the CPU, ours against
-// PyTorch eager and against OpenBLAS, all measured interleaved in one run
-// (the machine is shared and noisy); and the memory of the steps from
-// their IR, f16 and bf16 against f32. Prints `ROW|...` lines
-// (benchmarks/README.md); everything else is commentary.
+// transformer-block (batch 64), CNN (examples/pytorch/cnn.mlir through
+// amp-build-train-step, batch 128) and GELU transformer
+// (examples/pytorch/transformer.mlir through amp-build-train-step, batch
+// 64: layer norms, two heads, an exact GELU) training steps on the CPU, ours
+// against PyTorch eager and against OpenBLAS, all measured interleaved in one
+// run (the machine is shared and noisy); and the memory of the steps from their
+// IR, f16 and bf16 against f32. Prints `ROW|...` lines (benchmarks/README.md);
+// everything else is commentary.
 //
 //   - ours: each example step rewritten (f32, f16 + dynamic loss scaling,
 //     f16, bf16) and JIT-compiled as amp-run does (BoundStep: amp-run's
@@ -574,6 +576,11 @@ int main(int argc, char **argv) {
        cfg.root + "/examples/pytorch/cnn.mlir",
        "cnn",
        "loss=softmax-cross-entropy batch=128",
+       {}},
+      {"GELU transformer",
+       cfg.root + "/examples/pytorch/transformer.mlir",
+       "gelu-transformer",
+       "loss=softmax-cross-entropy",
        {}}};
   struct Spec {
     const char *name;
@@ -776,6 +783,9 @@ int main(int argc, char **argv) {
     // vdpbf16ps kernel where the CPU has AVX512_BF16, else no slower.
     const Timed *bf16One = find(key(m.name, "ours", "bf16", one));
     double bf16Speedup = f32One->median() / bf16One->median();
+    // (The GELU transformer, no goal of issue 32's: what an export with
+    // layer norms and an exact GELU gets.)
+    bool hasGoal = m.peerName != "gelu-transformer";
     double bf16Goal = !dotKernel            ? 1 / 1.05
                       : m.peerName == "mlp" ? 1.5
                       : m.peerName == "cnn" ? 1.6
@@ -786,9 +796,12 @@ int main(int argc, char **argv) {
             ")",
         ratio(f32One, bf16One, "%.3fx faster"),
         fmt("f32 %.3f ms/step", f32One->median()),
-        dotKernel ? fmt(">= %.1fx faster", bf16Goal)
-                  : ">= 0.95x (<= 1.05x slower)",
-        bf16Speedup >= bf16Goal ? "met" : "missed");
+        !hasGoal    ? "-"
+        : dotKernel ? fmt(">= %.1fx faster", bf16Goal)
+                    : ">= 0.95x (<= 1.05x slower)",
+        !hasGoal                  ? "-"
+        : bf16Speedup >= bf16Goal ? "met"
+                                  : "missed");
     if (const Timed *fmaOne = find(key(m.name, "ours", "bf16 fma-kernel", one)))
       row(m.name + " step, ours bf16 on the vdpbf16ps kernel vs on the FMA "
                    "kernel (1 thread)",

@@ -11,14 +11,18 @@ amp-build-train-step builds from examples/pytorch/cnn.mlir at batch 128
 (examples/pytorch/gen_models.py's CNN: conv3x3 1 -> 8 and 8 -> 16 with
 padding 1, each with batch norm in eval form whose weight and bias train,
 ReLU and 2x2 max pooling; linear 784 -> 128 -> 10; momentum 0.9, lr 0.01,
-the builder's defaults); all in eager mode on the CPU:
+the builder's defaults) and from examples/pytorch/transformer.mlir at its
+traced batch 64 (gen_models.py's Transformer: linear 28 -> 32 of the image
+rows plus a position embedding, pre-norm layer norms, 2-head attention,
+linear 32 -> 64, exact GELU, linear 64 -> 32, residuals, mean over the
+tokens, linear 32 -> 10; the builder's defaults); all in eager mode on the CPU:
 fp32, and bf16 under torch.autocast("cpu") (PyTorch 1.13 autocasts only
 bf16 on the CPU). Like amp-run, each step reads the loss back.
 
 It is a server so that the benchmark can interleave it with its own steps
 (the machine is shared and noisy): each line on stdin
 
-    RUN <mlp|transformer|cnn> <f32|bf16> <threads> <steps>
+    RUN <mlp|transformer|cnn|gelu-transformer> <f32|bf16> <threads> <steps>
 
 runs that many steps with torch.set_num_threads(threads) and answers one
 line, the milliseconds of each step:
@@ -95,13 +99,48 @@ class Cnn(nn.Module):
         return self.fc2(F.relu(self.fc1(torch.flatten(x, 1))))
 
 
+class GeluTransformer(nn.Module):
+    batch, tokens, pixels, dim, heads, hidden = 64, 28, 28, 32, 2, 64
+    lr = 0.01
+
+    def __init__(self):
+        super().__init__()
+        d, t = self.dim, self.tokens
+        self.embed = nn.Linear(self.pixels, d)
+        self.pos = nn.Parameter(0.02 * torch.randn(t, d))
+        self.ln1 = nn.LayerNorm(d, eps=1e-5)
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+        self.v = nn.Linear(d, d)
+        self.proj = nn.Linear(d, d)
+        self.ln2 = nn.LayerNorm(d, eps=1e-5)
+        self.fc1 = nn.Linear(d, self.hidden)
+        self.fc2 = nn.Linear(self.hidden, d)
+        self.head = nn.Linear(d, 10)
+
+    def forward(self, x):
+        b, t, d, nh = x.shape[0], self.tokens, self.dim, self.heads
+        h = self.embed(x.view(b, t, self.pixels)) + self.pos
+        a = self.ln1(h)
+
+        def split(z):
+            return z.view(b, t, nh, d // nh).transpose(1, 2)
+
+        q, k, v = split(self.q(a)), split(self.k(a)), split(self.v(a))
+        s = q @ k.transpose(-2, -1) / math.sqrt(d // nh)
+        o = (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d)
+        h = h + self.proj(o)
+        h = h + self.fc2(F.gelu(self.fc1(self.ln2(h))))
+        return self.head(h.mean(dim=1))
+
+
 class Peer:
     """One model + optimizer per (model, precision), kept across requests."""
 
     def __init__(self, model, precision):
         torch.manual_seed(0)
         self.net = {"mlp": Mlp, "transformer": TransformerBlock,
-                    "cnn": Cnn}[model]()
+                    "cnn": Cnn, "gelu-transformer": GeluTransformer}[model]()
         self.opt = torch.optim.SGD(self.net.parameters(),
                                    lr=getattr(self.net, "lr", 0.05),
                                    momentum=0.9)
