@@ -33,12 +33,17 @@ line, the milliseconds of each step:
 `READY <torch version>`.
 """
 import math
+import os
 import sys
 import time
 
 import torch
 import torch.nn.functional as F
 from torch import nn
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "examples", "pytorch"))
+import gen_models  # noqa: E402 (examples/pytorch/gen_models.py)
 
 
 class Mlp(nn.Module):
@@ -100,38 +105,16 @@ class Cnn(nn.Module):
 
 
 class GeluTransformer(nn.Module):
-    batch, tokens, pixels, dim, heads, hidden = 64, 28, 28, 32, 2, 64
+    """gen_models.py's Transformer, fed the flat images."""
+    batch = 64
     lr = 0.01
 
     def __init__(self):
         super().__init__()
-        d, t = self.dim, self.tokens
-        self.embed = nn.Linear(self.pixels, d)
-        self.pos = nn.Parameter(0.02 * torch.randn(t, d))
-        self.ln1 = nn.LayerNorm(d, eps=1e-5)
-        self.q = nn.Linear(d, d)
-        self.k = nn.Linear(d, d)
-        self.v = nn.Linear(d, d)
-        self.proj = nn.Linear(d, d)
-        self.ln2 = nn.LayerNorm(d, eps=1e-5)
-        self.fc1 = nn.Linear(d, self.hidden)
-        self.fc2 = nn.Linear(self.hidden, d)
-        self.head = nn.Linear(d, 10)
+        self.net = gen_models.Transformer()
 
     def forward(self, x):
-        b, t, d, nh = x.shape[0], self.tokens, self.dim, self.heads
-        h = self.embed(x.view(b, t, self.pixels)) + self.pos
-        a = self.ln1(h)
-
-        def split(z):
-            return z.view(b, t, nh, d // nh).transpose(1, 2)
-
-        q, k, v = split(self.q(a)), split(self.k(a)), split(self.v(a))
-        s = q @ k.transpose(-2, -1) / math.sqrt(d // nh)
-        o = (torch.softmax(s, dim=-1) @ v).transpose(1, 2).reshape(b, t, d)
-        h = h + self.proj(o)
-        h = h + self.fc2(F.gelu(self.fc1(self.ln2(h))))
-        return self.head(h.mean(dim=1))
+        return self.net(x.view(-1, gen_models.T, gen_models.P))
 
 
 class Peer:

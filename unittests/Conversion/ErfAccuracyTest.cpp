@@ -17,6 +17,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "F32Sweep.h"
+
 #include "amp/InitAll.h"
 #include "amp/Runtime/JitModule.h"
 
@@ -39,6 +41,7 @@
 using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::runtime;
+using namespace amp_test;
 
 namespace {
 
@@ -109,23 +112,9 @@ Results run(const std::vector<float> &x, bool polynomialErf) {
   return results;
 }
 
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof(u));
-  return u;
-}
-
-float fromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof(f));
-  return f;
-}
-
 /// Every 251st bit pattern (both signs, NaNs included) and the edges.
 std::vector<float> inputs() {
-  std::vector<float> x;
-  for (uint64_t u = 0; u <= 0xffffffffu; u += 251)
-    x.push_back(fromBits(static_cast<uint32_t>(u)));
+  std::vector<float> x = everyNthPattern(251);
   for (float v : {0.0f,
                   -0.0f,
                   std::numeric_limits<float>::infinity(),
@@ -153,15 +142,6 @@ std::vector<float> inputs() {
   while (x.size() % kRow)
     x.push_back(0.5f);
   return x;
-}
-
-/// The distance in ulps of `got` from `want` (finite, the same sign), in
-/// units of want's ulp (2^-149 for subnormals).
-double ulps(float got, float want) {
-  int exponent;
-  std::frexp(want, &exponent);
-  double ulp = std::max(std::ldexp(1.0, exponent - 24), std::ldexp(1.0, -149));
-  return std::fabs(static_cast<double>(got) - static_cast<double>(want)) / ulp;
 }
 
 /// Checks `got` against the contract for every input: absolute error

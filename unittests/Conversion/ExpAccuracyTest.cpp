@@ -20,6 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "F32Sweep.h"
+
 #include "amp/InitAll.h"
 #include "amp/Runtime/JitModule.h"
 
@@ -42,6 +44,7 @@
 using namespace mlir;
 using namespace mlir::amp;
 using namespace mlir::amp::runtime;
+using namespace amp_test;
 
 namespace {
 
@@ -143,23 +146,9 @@ Results run(const std::vector<float> &x, bool polynomialExp) {
   return results;
 }
 
-uint32_t bitsOf(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof(u));
-  return u;
-}
-
-float fromBits(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof(f));
-  return f;
-}
-
 /// Every 251st bit pattern (both signs, NaNs included) and the edges.
 std::vector<float> inputs() {
-  std::vector<float> x;
-  for (uint64_t u = 0; u <= 0xffffffffu; u += 251)
-    x.push_back(fromBits(static_cast<uint32_t>(u)));
+  std::vector<float> x = everyNthPattern(251);
   for (float v : {0.0f,
                   -0.0f,
                   std::numeric_limits<float>::infinity(),
@@ -196,16 +185,6 @@ std::vector<float> inputs() {
 constexpr float kLastUnclamped = 88.3762589f;
 /// The bound above it (measured: see the test's output).
 constexpr double kNearOverflowUlps = 8;
-
-/// The distance in ulps of `got` from `want` (both finite and normal or
-/// zero, the same sign), in units of want's ulp.
-double ulps(float got, float want) {
-  int exponent;
-  std::frexp(want, &exponent);
-  // (Subnormals: the spacing is 2^-149 whatever the exponent.)
-  double ulp = std::max(std::ldexp(1.0, exponent - 24), std::ldexp(1.0, -149));
-  return std::fabs(static_cast<double>(got) - static_cast<double>(want)) / ulp;
-}
 
 /// Checks `got` against the contract for every input; the worst ulp error
 /// of the normal results.
