@@ -1,4 +1,5 @@
 // RUN: amp-opt %s --split-input-file --amp-cpu-plan-buffers | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-cpu-plan-buffers="min-alignment=1" | FileCheck %s --check-prefix=MIN1
 // RUN: not amp-opt %s --split-input-file --amp-cpu-plan-buffers="min-alignment=48" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ALIGN
 
@@ -314,5 +315,26 @@ func.func @adjacent_free(%n: index) {
     %a = memref.alloc() : memref<16xf32>
     memref.dealloc %a : memref<16xf32>
   }
+  return
+}
+
+// -----
+
+// An element's size bounds the alignment from below whatever min-alignment
+// says: with min-alignment=1, the f64 buffer after 35 bytes of i8 lands at
+// byte 40, not 35 (break-it, 2026-12-06).
+// MIN1-LABEL: func.func @element_alignment
+// MIN1:       memref.alloc() {alignment = 8 : i64} : memref<72xi8>
+// MIN1:       arith.constant 0 : index
+// MIN1-NEXT:  memref.view {{.*}} to memref<35xi8>
+// MIN1:       arith.constant 40 : index
+// MIN1-NEXT:  memref.view {{.*}} to memref<4xf64>
+func.func @element_alignment(%x: i8, %y: f64) {
+  %a = memref.alloc() : memref<35xi8>
+  %b = memref.alloc() : memref<4xf64>
+  linalg.fill ins(%x : i8) outs(%a : memref<35xi8>)
+  linalg.fill ins(%y : f64) outs(%b : memref<4xf64>)
+  memref.dealloc %a : memref<35xi8>
+  memref.dealloc %b : memref<4xf64>
   return
 }

@@ -46,7 +46,8 @@ using namespace amp_test;
 namespace {
 
 constexpr int64_t kRow = 28;
-/// The bounds of the contract (measured: see the test's output).
+/// The bounds of the contract (measured: see the test's output; over all
+/// 2^32 inputs, a break-it run measured 2.86e-7 and 3.28 ulp).
 constexpr double kAbsolute = 3e-7;
 constexpr double kRelativeUlps = 4;
 

@@ -337,8 +337,14 @@ struct CPUPlanBuffersPass : amp::impl::CPUPlanBuffersBase<CPUPlanBuffersPass> {
       }
       if (!plannable || !dealloc)
         continue;
-      int64_t alignment =
-          std::max<int64_t>(minAlignment, alloc.getAlignment().value_or(1));
+      // At least the element's size (plannableBytes: 1, 2, 4 or 8 bytes),
+      // which the lowered loads and stores assume, whatever min-alignment
+      // says (break-it, 2026-12-06: min-alignment=1 put an f64 buffer at
+      // byte 35).
+      int64_t own = static_cast<int64_t>(alloc.getAlignment().value_or(1));
+      int64_t element =
+          static_cast<int64_t>(alloc.getType().getElementTypeBitWidth() / 8);
+      int64_t alignment = std::max<int64_t>({minAlignment, own, element});
       // (An alignment past a page is left to malloc.)
       if (!llvm::isPowerOf2_64(alignment) || alignment > 4096)
         continue;
