@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "F32Sweep.h"
+#include "AccuracyHarness.h"
 
 #include "amp/InitAll.h"
 #include "amp/Runtime/JitModule.h"
@@ -79,23 +79,13 @@ struct Results {
 
 Results run(const std::vector<float> &x, bool polynomialErf) {
   int64_t n = static_cast<int64_t>(x.size());
-  DialectRegistry registry;
-  registerAllDialectsAndExtensions(registry);
-  MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source(n), ParserConfig(&context));
-  if (!module) {
-    ADD_FAILURE() << "parse error";
-    return {};
-  }
   LowerToLLVMConfig lowering;
   lowering.threads = 1;
   lowering.polynomialErf = polynomialErf;
-  auto jit = JitModule::compile(*module, {"long", "rows"}, lowering);
-  if (!jit) {
-    ADD_FAILURE() << llvm::toString(jit.takeError());
+  std::unique_ptr<JitModule> jit =
+      compileForTest(source(n), {"long", "rows"}, lowering);
+  if (!jit)
     return {};
-  }
   Results results;
   for (auto [name, shape, out] :
        {std::make_tuple("long", std::vector<int64_t>{n}, &results.longRow),
@@ -104,7 +94,7 @@ Results run(const std::vector<float> &x, bool polynomialErf) {
     auto in = std::make_unique<HostTensor>(TensorSpec{shape});
     auto y = std::make_unique<HostTensor>(TensorSpec{shape});
     std::memcpy(in->as<float>(), x.data(), n * sizeof(float));
-    if (llvm::Error err = (*jit)->invoke(name, {in.get(), y.get()})) {
+    if (llvm::Error err = jit->invoke(name, {in.get(), y.get()})) {
       ADD_FAILURE() << llvm::toString(std::move(err));
       return {};
     }

@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "F32Sweep.h"
+#include "AccuracyHarness.h"
 
 #include "amp/InitAll.h"
 #include "amp/Runtime/JitModule.h"
@@ -105,30 +105,20 @@ struct Results {
 
 Results run(const std::vector<float> &x, bool polynomialExp) {
   int64_t n = static_cast<int64_t>(x.size());
-  DialectRegistry registry;
-  registerAllDialectsAndExtensions(registry);
-  MLIRContext context(registry);
-  OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(source(n), ParserConfig(&context));
-  if (!module) {
-    ADD_FAILURE() << "parse error";
-    return {};
-  }
   LowerToLLVMConfig lowering;
   lowering.threads = 1;
   lowering.polynomialExp = polynomialExp;
-  auto jit = JitModule::compile(*module, {"long", "rows"}, lowering);
-  if (!jit) {
-    ADD_FAILURE() << llvm::toString(jit.takeError());
+  std::unique_ptr<JitModule> jit =
+      compileForTest(source(n), {"long", "rows"}, lowering);
+  if (!jit)
     return {};
-  }
   auto tensor = [](std::vector<int64_t> shape) {
     return std::make_unique<HostTensor>(TensorSpec{std::move(shape)});
   };
   Results results;
   auto in = tensor({n}), out = tensor({n});
   std::memcpy(in->as<float>(), x.data(), n * sizeof(float));
-  if (llvm::Error err = (*jit)->invoke("long", {in.get(), out.get()})) {
+  if (llvm::Error err = jit->invoke("long", {in.get(), out.get()})) {
     ADD_FAILURE() << llvm::toString(std::move(err));
     return {};
   }
@@ -137,8 +127,7 @@ Results run(const std::vector<float> &x, bool polynomialExp) {
        out2 = tensor({n / kRow, kRow});
   std::memcpy(in2->as<float>(), x.data(), n * sizeof(float));
   std::fill_n(m->as<float>(), n / kRow, 0.0f);
-  if (llvm::Error err =
-          (*jit)->invoke("rows", {in2.get(), m.get(), out2.get()})) {
+  if (llvm::Error err = jit->invoke("rows", {in2.get(), m.get(), out2.get()})) {
     ADD_FAILURE() << llvm::toString(std::move(err));
     return {};
   }
