@@ -19,9 +19,11 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,11 +43,15 @@ inline float fromBits(uint32_t u) {
 }
 
 /// Every `step`th f32 bit pattern from 0 (both signs, every exponent,
-/// NaNs included): 17.1M inputs for a step of 251.
+/// NaNs included: 17.1M inputs for a step of 251), then +-0, +-inf,
+/// +-FLT_MAX and +-FLT_MIN.
 inline std::vector<float> everyNthPattern(uint64_t step) {
   std::vector<float> x;
   for (uint64_t u = 0; u <= 0xffffffffu; u += step)
     x.push_back(fromBits(static_cast<uint32_t>(u)));
+  float inf = std::numeric_limits<float>::infinity();
+  for (float v : {0.0f, -0.0f, inf, -inf, FLT_MAX, -FLT_MAX, FLT_MIN, -FLT_MIN})
+    x.push_back(v);
   return x;
 }
 

@@ -103,30 +103,14 @@ Results run(const std::vector<float> &x, bool polynomialErf) {
   return results;
 }
 
-/// Every 251st bit pattern (both signs, NaNs included) and the edges.
+/// Every 251st bit pattern (both signs, NaNs included), the specials and
+/// the edges.
 std::vector<float> inputs() {
   std::vector<float> x = everyNthPattern(251);
-  for (float v : {0.0f,
-                  -0.0f,
-                  std::numeric_limits<float>::infinity(),
-                  -std::numeric_limits<float>::infinity(),
-                  FLT_MAX,
-                  -FLT_MAX,
-                  FLT_MIN,
-                  -FLT_MIN,
-                  std::numeric_limits<float>::denorm_min(),
-                  0.8f,
-                  -0.8f,
-                  std::nextafter(0.8f, 0.0f),
-                  2.0f,
-                  std::nextafter(2.0f, 0.0f),
-                  3.75f,
-                  std::nextafter(3.75f, 0.0f),
-                  -3.75f,
-                  1.0f,
-                  -1.0f,
-                  1e-8f,
-                  -1e-8f})
+  for (float v :
+       {std::numeric_limits<float>::denorm_min(), 0.8f, -0.8f,
+        std::nextafter(0.8f, 0.0f), 2.0f, std::nextafter(2.0f, 0.0f), 3.75f,
+        std::nextafter(3.75f, 0.0f), -3.75f, 1.0f, -1.0f, 1e-8f, -1e-8f})
     x.push_back(v);
   x.push_back(fromBits(0x7fc00000u)); // quiet NaN
   x.push_back(fromBits(0xffc00000u)); // negative

@@ -135,31 +135,13 @@ Results run(const std::vector<float> &x, bool polynomialExp) {
   return results;
 }
 
-/// Every 251st bit pattern (both signs, NaNs included) and the edges.
+/// Every 251st bit pattern (both signs, NaNs included), the specials and
+/// the edges.
 std::vector<float> inputs() {
   std::vector<float> x = everyNthPattern(251);
-  for (float v : {0.0f,
-                  -0.0f,
-                  std::numeric_limits<float>::infinity(),
-                  -std::numeric_limits<float>::infinity(),
-                  FLT_MAX,
-                  -FLT_MAX,
-                  FLT_MIN,
-                  -FLT_MIN,
-                  1.0f,
-                  -1.0f,
-                  88.7228394f,
-                  88.72284f,
-                  88.7228f,
-                  88.8f,
-                  -87.33654f,
-                  -87.34f,
-                  -87.65f,
-                  -87.8f,
-                  -103.97f,
-                  -104.0f,
-                  1e-8f,
-                  -1e-8f})
+  for (float v :
+       {1.0f, -1.0f, 88.7228394f, 88.72284f, 88.7228f, 88.8f, -87.33654f,
+        -87.34f, -87.65f, -87.8f, -103.97f, -104.0f, 1e-8f, -1e-8f})
     x.push_back(v);
   x.push_back(fromBits(0x7fc00000u)); // quiet NaN
   x.push_back(fromBits(0x7fc12345u)); // a payload
