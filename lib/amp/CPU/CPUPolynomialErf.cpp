@@ -6,11 +6,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApproximateF32Math.h"
+
 #include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUPOLYNOMIALERF
@@ -18,22 +18,15 @@ namespace mlir::amp {
 } // namespace mlir::amp
 
 using namespace mlir;
+using namespace mlir::amp;
 
 namespace {
 struct CPUPolynomialErfPass
     : amp::impl::CPUPolynomialErfBase<CPUPolynomialErfPass> {
   void runOnOperation() override {
-    // f32 scalars and fixed-size vectors (upstream's pattern would build
-    // scalar constants for a tensor or a scalable vector; it also takes
-    // f16, which stays with libm here: computed in f32 and rounded once).
-    SmallVector<Operation *> erfs;
-    getOperation()->walk([&](math::ErfOp erf) {
-      Type type = erf.getType();
-      auto vector = dyn_cast<VectorType>(type);
-      if (vector ? vector.getElementType().isF32() && !vector.isScalable()
-                 : type.isF32())
-        erfs.push_back(erf);
-    });
+    // (Upstream's pattern also takes f16, which stays with libm here:
+    // computed in f32 and rounded once.)
+    SmallVector<Operation *> erfs = collectF32Ops<math::ErfOp>(getOperation());
     if (erfs.empty())
       return;
     // erf(-0) = -0: the approximation gives +0 there (its sign test is
@@ -48,17 +41,10 @@ struct CPUPolynomialErfPass
     }
     RewritePatternSet patterns(&getContext());
     populatePolynomialApproximateErfPattern(patterns);
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    bool changed = false;
-    if (failed(applyOpPatternsGreedily(erfs, std::move(patterns), config,
-                                       &changed)) ||
-        !changed) {
-      emitError(getOperation()->getLoc(),
-                "amp-cpu-polynomial-erf: upstream's erf approximation did "
-                "not apply");
+    if (failed(applyApproximation(getOperation(), erfs, std::move(patterns),
+                                  "amp-cpu-polynomial-erf: upstream's erf "
+                                  "approximation did not apply")))
       return signalPassFailure();
-    }
   }
 };
 } // namespace

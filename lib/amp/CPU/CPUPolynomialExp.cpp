@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApproximateF32Math.h"
+
 #include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUPOLYNOMIALEXP
@@ -19,28 +19,20 @@ namespace mlir::amp {
 } // namespace mlir::amp
 
 using namespace mlir;
+using namespace mlir::amp;
 
 namespace {
 struct CPUPolynomialExpPass
     : amp::impl::CPUPolynomialExpBase<CPUPolynomialExpPass> {
   void runOnOperation() override {
-    SmallVector<math::ExpOp> exps;
-    // f32 scalars and fixed-size vectors (upstream's pattern would build
-    // scalar constants for a tensor or a scalable vector).
-    getOperation()->walk([&](math::ExpOp exp) {
-      Type type = exp.getType();
-      auto vector = dyn_cast<VectorType>(type);
-      if (vector ? vector.getElementType().isF32() && !vector.isScalable()
-                 : type.isF32())
-        exps.push_back(exp);
-    });
+    SmallVector<Operation *> exps = collectF32Ops<math::ExpOp>(getOperation());
     if (exps.empty())
       return;
     // exp(x) = x where x is NaN; elsewhere the approximation, which reads 0
     // instead of a NaN (its fptosi of a NaN would be poison).
     OpBuilder b(&getContext());
-    SmallVector<Operation *> approximate;
-    for (math::ExpOp exp : exps) {
+    for (Operation *op : exps) {
+      auto exp = cast<math::ExpOp>(op);
       Location loc = exp.getLoc();
       Value x = exp.getOperand();
       b.setInsertionPoint(exp);
@@ -53,7 +45,6 @@ struct CPUPolynomialExpPass
       b.setInsertionPointAfter(exp);
       auto result = arith::SelectOp::create(b, loc, isNaN, x, exp.getResult());
       exp.getResult().replaceAllUsesExcept(result, result);
-      approximate.push_back(exp);
     }
     RewritePatternSet patterns(&getContext());
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
@@ -61,17 +52,10 @@ struct CPUPolynomialExpPass
       name.consume_front("math.");
       return name == "exp";
     });
-    GreedyRewriteConfig config;
-    config.setStrictness(GreedyRewriteStrictness::ExistingOps);
-    bool changed = false;
-    if (failed(applyOpPatternsGreedily(approximate, std::move(patterns), config,
-                                       &changed)) ||
-        !changed) {
-      emitError(getOperation()->getLoc(),
-                "amp-cpu-polynomial-exp: upstream's exp approximation did "
-                "not apply");
+    if (failed(applyApproximation(getOperation(), exps, std::move(patterns),
+                                  "amp-cpu-polynomial-exp: upstream's exp "
+                                  "approximation did not apply")))
       return signalPassFailure();
-    }
   }
 };
 } // namespace
