@@ -33,3 +33,25 @@ llvm.func @used_as_bf16(%p: !llvm.ptr) -> vector<32xbf16> {
   %v = llvm.load %p : !llvm.ptr -> vector<32xbf16>
   llvm.return %v : vector<32xbf16>
 }
+
+// Masked loads and stores (a row's tail), gathers and scatters: the same
+// ops on i16 (alignment and mask kept); a masked load's bf16 pass-through
+// is bitcast to i16. (On AVX2, LLVM scalarizes a masked load of bf16
+// through f32 and `__truncsfbf2`, which the JIT cannot resolve.)
+// CHECK-LABEL: llvm.func @masked(
+// CHECK-SAME:    %[[P:.*]]: !llvm.ptr, %[[Q:.*]]: !llvm.ptr, %[[M:.*]]: vector<16xi1>, %[[T:.*]]: vector<16xbf16>, %[[PS:.*]]: vector<16x!llvm.ptr>)
+// CHECK:         %[[TB:.*]] = llvm.bitcast %[[T]] : vector<16xbf16> to vector<16xi16>
+// CHECK:         %[[L:.*]] = llvm.intr.masked.load %[[P]], %[[M]], %[[TB]] {alignment = 2 : i32} : (!llvm.ptr, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
+// CHECK:         llvm.intr.masked.store %[[L]], %[[Q]], %[[M]] {alignment = 2 : i32} : vector<16xi16>, vector<16xi1> into !llvm.ptr
+// CHECK:         %[[TB2:.*]] = llvm.bitcast %[[T]] : vector<16xbf16> to vector<16xi16>
+// CHECK:         %[[G:.*]] = llvm.intr.masked.gather %[[PS]], %[[M]], %[[TB2]] {alignment = 2 : i32} : (vector<16x!llvm.ptr>, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
+// CHECK:         llvm.intr.masked.scatter %[[G]], %[[PS]], %[[M]] {alignment = 2 : i32} : vector<16xi16>, vector<16xi1> into vector<16x!llvm.ptr>
+// CHECK-NOT:     bf16
+// CHECK:         llvm.return
+llvm.func @masked(%p: !llvm.ptr, %q: !llvm.ptr, %m: vector<16xi1>, %t: vector<16xbf16>, %ps: vector<16x!llvm.ptr>) {
+  %v = llvm.intr.masked.load %p, %m, %t {alignment = 2 : i32} : (!llvm.ptr, vector<16xi1>, vector<16xbf16>) -> vector<16xbf16>
+  llvm.intr.masked.store %v, %q, %m {alignment = 2 : i32} : vector<16xbf16>, vector<16xi1> into !llvm.ptr
+  %g = llvm.intr.masked.gather %ps, %m, %t {alignment = 2 : i32} : (vector<16x!llvm.ptr>, vector<16xi1>, vector<16xbf16>) -> vector<16xbf16>
+  llvm.intr.masked.scatter %g, %ps, %m {alignment = 2 : i32} : vector<16xbf16>, vector<16xi1> into vector<16x!llvm.ptr>
+  llvm.return
+}

@@ -882,17 +882,20 @@ def CPUPolynomialErf : Pass<"amp-cpu-polynomial-erf", "func::FuncOp"> {
 }
 
 def CPUBF16MemoryAsI16 : Pass<"amp-cpu-bf16-memory-as-i16", "ModuleOp"> {
-  let summary = "Type the LLVM dialect's vector loads and stores of bf16 as "
-                "i16 (CPU)";
+  let summary = "Type the LLVM dialect's vector loads and stores of bf16 "
+                "(plain, masked, gathers, scatters) as i16 (CPU)";
   let description = [{
     CPU lowering, in the LLVM dialect, after `convert-to-llvm` and
-    `reconcile-unrealized-casts`. Each `llvm.load` of a vector of bf16
-    becomes the same load (alignment, volatility, ordering, metadata) of a
-    vector of i16 and an `llvm.bitcast` to bf16; each `llvm.store` of a
-    vector of bf16 stores the value's `llvm.bitcast` to i16. Then a bitcast
-    of a bitcast back to the first type is replaced by its source, and the
-    casts left without uses are erased. Scalars and every other op are
-    left as they are.
+    `reconcile-unrealized-casts`. Each memory op on vectors of bf16
+    (`llvm.load`, `llvm.store`, `llvm.intr.masked.load`,
+    `llvm.intr.masked.store`, `llvm.intr.masked.gather`,
+    `llvm.intr.masked.scatter`) becomes the same op (alignment, volatility,
+    ordering, mask, metadata) on vectors of i16: its bf16 vector operands
+    (a stored value, a masked load's pass-through) are `llvm.bitcast` to
+    i16, its bf16 vector result is i16 and bitcast back to bf16. Then a
+    bitcast of a bitcast back to the first type is replaced by its source,
+    and the casts left without uses are erased. Scalars and every other op
+    are left as they are.
 
     Why: `amp-cpu-vectorize-rows` computes bf16 rows on i16 vectors of the
     bits (selects, shuffles, loop-carried values) and in f32 (arithmetic);
@@ -902,6 +905,11 @@ def CPUBF16MemoryAsI16 : Pass<"amp-cpu-bf16-memory-as-i16", "ModuleOp"> {
     aborts on the result: "Do not know how to soft promote this operator's
     operand" (a select of 9 bf16 lanes, the ResNet-18's padded im2col).
     With the memory typed i16, no bf16 vector is left for it to form.
+    And on a CPU without AVX512 (AVX2: no 16-bit masked load), LLVM
+    scalarizes a masked load of bf16 (a row's tail) into selects of bf16
+    lanes, which it legalizes through f32 and a call of `__truncsfbf2`:
+    a symbol the JIT does not resolve, so every bf16 step failed to load
+    there. A masked load of i16 scalarizes into integer selects.
 
     Numerics: none: the same bytes are loaded and stored.
   }];

@@ -1,14 +1,15 @@
 //===- CPUBF16MemoryAsI16.cpp - amp-cpu-bf16-memory-as-i16 ----------------===//
 //
-// Vector loads and stores of bf16 in the LLVM dialect become loads and
-// stores of i16 vectors, and the bitcast pairs this leaves fold away. See
-// the pass description in CPU/Passes.td.
+// Vector loads and stores of bf16 in the LLVM dialect (plain, masked,
+// gathers and scatters) become loads and stores of i16 vectors, and the bitcast
+// pairs this leaves fold away. See the pass description in CPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
 #include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::amp {
@@ -33,31 +34,47 @@ struct CPUBF16MemoryAsI16Pass
     IRRewriter rewriter(&getContext());
     SmallVector<LLVM::BitcastOp> casts;
     getOperation().walk([&](Operation *op) {
-      if (auto load = dyn_cast<LLVM::LoadOp>(op)) {
-        VectorType bits = bitsOf(load.getType());
-        if (!bits)
-          return;
-        // The same load (alignment, volatility, ordering, metadata) of the
-        // same bytes, typed i16.
-        rewriter.setInsertionPoint(load);
-        Operation *asBits = rewriter.clone(*load);
-        asBits->getResult(0).setType(bits);
-        rewriter.setInsertionPointAfter(asBits);
-        auto cast = LLVM::BitcastOp::create(
-            rewriter, load.getLoc(), load.getType(), asBits->getResult(0));
-        rewriter.replaceOp(load, cast);
-        casts.push_back(cast);
-      } else if (auto store = dyn_cast<LLVM::StoreOp>(op)) {
-        VectorType bits = bitsOf(store.getValue().getType());
-        if (!bits)
-          return;
-        rewriter.setInsertionPoint(store);
-        auto cast = LLVM::BitcastOp::create(rewriter, store.getLoc(), bits,
-                                            store.getValue());
-        rewriter.modifyOpInPlace(store,
-                                 [&] { store.getValueMutable().assign(cast); });
+      // The memory ops: plain, masked (a row's tail: AVX2 has no 16-bit
+      // masked load, so LLVM scalarizes it, and a scalarized bf16 one
+      // calls `__truncsfbf2`, which the JIT does not have), gathers and
+      // scatters.
+      if (!isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MaskedLoadOp,
+               LLVM::MaskedStoreOp, LLVM::masked_gather, LLVM::masked_scatter>(
+              op))
+        return;
+      auto isBF16Vector = [](Type type) { return bool(bitsOf(type)); };
+      if (llvm::none_of(op->getOperandTypes(), isBF16Vector) &&
+          llvm::none_of(op->getResultTypes(), isBF16Vector))
+        return;
+      // The same op (alignment, volatility, ordering, mask, metadata) on
+      // the same bytes, its bf16 vector operands and results typed i16.
+      rewriter.setInsertionPoint(op);
+      IRMapping asI16;
+      for (Value operand : op->getOperands())
+        if (VectorType bits = bitsOf(operand.getType());
+            bits && !asI16.contains(operand)) {
+          auto cast =
+              LLVM::BitcastOp::create(rewriter, op->getLoc(), bits, operand);
+          asI16.map(operand, cast.getResult());
+          casts.push_back(cast);
+        }
+      Operation *asBits = rewriter.clone(*op, asI16);
+      rewriter.setInsertionPointAfter(asBits);
+      SmallVector<Value> results;
+      for (OpResult result : asBits->getResults()) {
+        VectorType bits = bitsOf(result.getType());
+        if (!bits) {
+          results.push_back(result);
+          continue;
+        }
+        Type bf16 = result.getType();
+        result.setType(bits);
+        auto cast =
+            LLVM::BitcastOp::create(rewriter, op->getLoc(), bf16, result);
+        results.push_back(cast);
         casts.push_back(cast);
       }
+      rewriter.replaceOp(op, results);
     });
     // A bitcast of a bitcast back to the first type is its source; the
     // casts left without uses go (each after those that read it).
