@@ -73,6 +73,9 @@ const std::pair<const char *, const char *> kVariants[] = {
     // libm's erff instead of the rational approximation
     // (amp-cpu-polynomial-erf).
     {"amp-lower-to-llvm", "polynomial-erf=false"},
+    // libm's tanhf instead of the rational approximation
+    // (amp-cpu-polynomial-tanh).
+    {"amp-lower-to-llvm", "polynomial-tanh=false"},
     // Depth slices of 4: the contractions' multi-slice paths (C rounded by
     // the last slice only, accumulators reloaded between slices).
     {"amp-cpu-tile-contractions", "tile-depth=4"},

@@ -244,6 +244,14 @@ static cl::opt<bool> polynomialErf(
         "false calls libm's erff per element",
         "true")),
     cl::init(true), cl::cat(ampRunCategory));
+static cl::opt<bool> polynomialTanh(
+    "polynomial-tanh",
+    cl::desc(withDefault(
+        "--device=cpu: f32 tanh (a tanh-form GELU's) as a vectorizing "
+        "rational approximation (within 6 ulp; amp-lower-to-llvm "
+        "polynomial-tanh=); false calls libm's tanhf per element",
+        "true")),
+    cl::init(true), cl::cat(ampRunCategory));
 static cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc(withDefault(
@@ -538,6 +546,8 @@ int main(int argc, char **argv) {
   request.polynomialExpGiven = polynomialExp.getNumOccurrences() > 0;
   request.polynomialErf = polynomialErf;
   request.polynomialErfGiven = polynomialErf.getNumOccurrences() > 0;
+  request.polynomialTanh = polynomialTanh;
+  request.polynomialTanhGiven = polynomialTanh.getNumOccurrences() > 0;
   request.dataParallel = dataParallel;
   request.dpBucket = dpBucket;
   request.dpReducePrecision = dpReducePrecision;

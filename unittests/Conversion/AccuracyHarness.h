@@ -1,9 +1,10 @@
 //===- AccuracyHarness.h - shared parts of the f32 accuracy tests ---------===//
 //
 // Shared by the accuracy tests of the CPU lowering's approximations
-// (ExpAccuracyTest, ErfAccuracyTest): f32 bits, a sweep over the bit
-// patterns, the distance of a result from a reference in ulps, and the
-// JIT compilation of a test's functions.
+// (ExpAccuracyTest, ErfAccuracyTest, TanhAccuracyTest): f32 bits, a sweep
+// over the bit patterns, the distance of a result from a reference in
+// ulps, the JIT compilation of a test's functions, and the two forms of
+// an elementwise unary op that the lowering produces.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,6 +88,110 @@ compileForTest(const std::string &source, llvm::ArrayRef<llvm::StringRef> names,
     return nullptr;
   }
   return std::move(*jit);
+}
+
+/// A unary f32 op computed by the two forms the CPU lowering produces:
+/// one long row (LLVM's loop vectorizer takes it) and rows of `row`
+/// (amp-cpu-vectorize-rows' vectors: 16 and 12 for a row of 28).
+struct UnaryResults {
+  std::vector<float> longRow, rows;
+};
+
+/// @long: y = `op`(x) over one row of n; @rows: the same over rows of
+/// `row` (n a multiple of it). `op` is a math op's name ("math.erf").
+inline std::string unaryElementwiseSource(const std::string &op, int64_t n,
+                                          int64_t row) {
+  auto function = [&](const std::string &name, const std::string &shape,
+                      const std::string &map, const std::string &iterators) {
+    std::string type = "tensor<" + shape + "xf32>";
+    return "func.func @" + name + "(%x: " + type + ") -> " + type +
+           " {\n  %e = tensor.empty() : " + type +
+           "\n  %y = linalg.generic {indexing_maps = [" + map + ", " + map +
+           "], iterator_types = [" + iterators + "]} ins(%x : " + type +
+           ") outs(%e : " + type +
+           ") {\n  ^bb0(%a: f32, %o: f32):\n    %r = " + op +
+           " %a : f32\n    linalg.yield %r : f32\n  } -> " + type +
+           "\n  return %y : " + type + "\n}\n";
+  };
+  return function("long", std::to_string(n), "affine_map<(d0) -> (d0)>",
+                  "\"parallel\"") +
+         function("rows", std::to_string(n / row) + "x" + std::to_string(row),
+                  "affine_map<(d0, d1) -> (d0, d1)>",
+                  "\"parallel\", \"parallel\"");
+}
+
+/// `op` of `x` (its size a multiple of `row`) in both forms, compiled by
+/// amp-lower-to-llvm with `lowering`; empty, with a test failure, when it
+/// does not compile or run.
+inline UnaryResults runUnary(const std::string &op, const std::vector<float> &x,
+                             int64_t row,
+                             const mlir::amp::LowerToLLVMConfig &lowering) {
+  using mlir::amp::runtime::HostTensor;
+  using mlir::amp::runtime::TensorSpec;
+  int64_t n = static_cast<int64_t>(x.size());
+  std::unique_ptr<mlir::amp::runtime::JitModule> jit = compileForTest(
+      unaryElementwiseSource(op, n, row), {"long", "rows"}, lowering);
+  if (!jit)
+    return {};
+  UnaryResults results;
+  for (auto [name, shape, out] :
+       {std::make_tuple("long", std::vector<int64_t>{n}, &results.longRow),
+        std::make_tuple("rows", std::vector<int64_t>{n / row, row},
+                        &results.rows)}) {
+    auto in = std::make_unique<HostTensor>(TensorSpec{shape});
+    auto y = std::make_unique<HostTensor>(TensorSpec{shape});
+    std::memcpy(in->as<float>(), x.data(), n * sizeof(float));
+    if (llvm::Error err = jit->invoke(name, {in.get(), y.get()})) {
+      ADD_FAILURE() << llvm::toString(std::move(err));
+      return {};
+    }
+    out->assign(y->as<float>(), y->as<float>() + n);
+  }
+  return results;
+}
+
+/// The inputs where the two forms differ in bits (NaN inputs: where one
+/// is not a NaN), each reported as a test failure (the first 5), named
+/// with `op`. Returns their count.
+inline int countFormsDiffering(const std::string &op,
+                               const std::vector<float> &x,
+                               const UnaryResults &got) {
+  int differ = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    bool same = std::isnan(x[i])
+                    ? std::isnan(got.longRow[i]) && std::isnan(got.rows[i])
+                    : bitsOf(got.longRow[i]) == bitsOf(got.rows[i]);
+    if (!same && ++differ <= 5)
+      ADD_FAILURE() << op << "(" << x[i] << "): " << got.longRow[i]
+                    << " in a long row, " << got.rows[i] << " in rows";
+  }
+  return differ;
+}
+
+/// Checks that both forms in `got` are within `maxUlps` ulp of
+/// `reference` (in double, rounded to f32) for every non-NaN input, and
+/// NaN for NaN: the libm path that the approximations' options keep.
+/// Failures are reported (the first 5 per form) and counted.
+inline int countLibmBeyond(const std::string &op, const std::vector<float> &x,
+                           const UnaryResults &got, double (*reference)(double),
+                           double maxUlps) {
+  int failures = 0;
+  for (const std::vector<float> *form : {&got.longRow, &got.rows}) {
+    int here = 0;
+    for (size_t i = 0; i < x.size(); ++i) {
+      if (std::isnan(x[i])) {
+        if (!std::isnan((*form)[i]) && ++here <= 5)
+          ADD_FAILURE() << "libm " << op << "(NaN) = " << (*form)[i];
+        continue;
+      }
+      float want = static_cast<float>(reference(static_cast<double>(x[i])));
+      if (!(ulps((*form)[i], want) <= maxUlps) && ++here <= 5)
+        ADD_FAILURE() << "libm " << op << "(" << x[i] << ") = " << (*form)[i]
+                      << ", want " << want;
+    }
+    failures += here;
+  }
+  return failures;
 }
 
 } // namespace amp_test

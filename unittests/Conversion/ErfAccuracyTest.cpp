@@ -51,56 +51,12 @@ constexpr int64_t kRow = 28;
 constexpr double kAbsolute = 3e-7;
 constexpr double kRelativeUlps = 4;
 
-/// @long: y = erf(x) over one row of n; @rows: the same over rows of 28.
-std::string source(int64_t n) {
-  std::string all = std::to_string(n);
-  std::string rows = std::to_string(n / kRow) + "x" + std::to_string(kRow);
-  auto function = [](const std::string &name, const std::string &shape,
-                     const std::string &map, const std::string &iterators) {
-    std::string type = "tensor<" + shape + "xf32>";
-    return "func.func @" + name + "(%x: " + type + ") -> " + type +
-           " {\n  %e = tensor.empty() : " + type +
-           "\n  %y = linalg.generic {indexing_maps = [" + map + ", " + map +
-           "], iterator_types = [" + iterators + "]} ins(%x : " + type +
-           ") outs(%e : " + type +
-           ") {\n  ^bb0(%a: f32, %o: f32):\n    %r = math.erf %a : f32\n"
-           "    linalg.yield %r : f32\n  } -> " +
-           type + "\n  return %y : " + type + "\n}\n";
-  };
-  return function("long", all, "affine_map<(d0) -> (d0)>", "\"parallel\"") +
-         function("rows", rows, "affine_map<(d0, d1) -> (d0, d1)>",
-                  "\"parallel\", \"parallel\"");
-}
-
-/// erf of `x` by @long and by @rows, compiled with `polynomialErf`.
-struct Results {
-  std::vector<float> longRow, rows;
-};
-
-Results run(const std::vector<float> &x, bool polynomialErf) {
-  int64_t n = static_cast<int64_t>(x.size());
+/// erf of `x` in both forms, compiled with `polynomialErf`.
+UnaryResults run(const std::vector<float> &x, bool polynomialErf) {
   LowerToLLVMConfig lowering;
   lowering.threads = 1;
   lowering.polynomialErf = polynomialErf;
-  std::unique_ptr<JitModule> jit =
-      compileForTest(source(n), {"long", "rows"}, lowering);
-  if (!jit)
-    return {};
-  Results results;
-  for (auto [name, shape, out] :
-       {std::make_tuple("long", std::vector<int64_t>{n}, &results.longRow),
-        std::make_tuple("rows", std::vector<int64_t>{n / kRow, kRow},
-                        &results.rows)}) {
-    auto in = std::make_unique<HostTensor>(TensorSpec{shape});
-    auto y = std::make_unique<HostTensor>(TensorSpec{shape});
-    std::memcpy(in->as<float>(), x.data(), n * sizeof(float));
-    if (llvm::Error err = jit->invoke(name, {in.get(), y.get()})) {
-      ADD_FAILURE() << llvm::toString(std::move(err));
-      return {};
-    }
-    out->assign(y->as<float>(), y->as<float>() + n);
-  }
-  return results;
+  return runUnary("math.erf", x, kRow, lowering);
 }
 
 /// Every 251st bit pattern (both signs, NaNs included), the specials and
@@ -157,7 +113,7 @@ std::pair<double, double> check(const std::vector<float> &x,
 
 TEST(ErfAccuracy, RationalApproximationWithinBounds) {
   std::vector<float> x = inputs();
-  Results poly = run(x, /*polynomialErf=*/true);
+  UnaryResults poly = run(x, /*polynomialErf=*/true);
   ASSERT_EQ(poly.longRow.size(), x.size());
   ASSERT_EQ(poly.rows.size(), x.size());
   auto [absolute, relative] = check(x, poly.longRow, kAbsolute, kRelativeUlps);
@@ -178,38 +134,18 @@ TEST(ErfAccuracy, RationalApproximationWithinBounds) {
   EXPECT_EQ(bitsOf(erf(0.0f)), bitsOf(0.0f));
   EXPECT_EQ(bitsOf(erf(-0.0f)), bitsOf(-0.0f));
   // The vector rows and the long loop: the same bits (NaNs: both NaN).
-  int differ = 0;
-  for (size_t i = 0; i < x.size(); ++i) {
-    bool same = std::isnan(x[i])
-                    ? std::isnan(poly.rows[i])
-                    : bitsOf(poly.longRow[i]) == bitsOf(poly.rows[i]);
-    if (!same && ++differ <= 5)
-      ADD_FAILURE() << "erf(" << x[i] << "): " << poly.longRow[i]
-                    << " in a long row, " << poly.rows[i] << " in rows of 28";
-  }
-  EXPECT_EQ(differ, 0);
+  EXPECT_EQ(countFormsDiffering("erf", x, poly), 0);
 }
 
 TEST(ErfAccuracy, LibmWhenAsked) {
   // polynomial-erf=false: libm's erff, within 1 ulp everywhere.
   std::vector<float> x = inputs();
-  Results libm = run(x, /*polynomialErf=*/false);
+  UnaryResults libm = run(x, /*polynomialErf=*/false);
   ASSERT_EQ(libm.longRow.size(), x.size());
   ASSERT_EQ(libm.rows.size(), x.size());
-  for (const std::vector<float> *got : {&libm.longRow, &libm.rows}) {
-    int failures = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      if (std::isnan(x[i])) {
-        EXPECT_TRUE(std::isnan((*got)[i]));
-        continue;
-      }
-      float want = static_cast<float>(std::erf(static_cast<double>(x[i])));
-      if (!(ulps((*got)[i], want) <= 1.0) && ++failures <= 5)
-        ADD_FAILURE() << "libm erf(" << x[i] << ") = " << (*got)[i] << ", want "
-                      << want;
-    }
-    EXPECT_EQ(failures, 0);
-  }
+  EXPECT_EQ(countLibmBeyond(
+                "erf", x, libm, [](double v) { return std::erf(v); }, 1.0),
+            0);
 }
 
 } // namespace

@@ -881,6 +881,42 @@ def CPUPolynomialErf : Pass<"amp-cpu-polynomial-erf", "func::FuncOp"> {
                            "vector::VectorDialect"];
 }
 
+def CPUPolynomialTanh : Pass<"amp-cpu-polynomial-tanh", "func::FuncOp"> {
+  let summary = "f32 math.tanh as a rational approximation that vectorizes "
+                "(CPU)";
+  let description = [{
+    CPU lowering, next to `amp-cpu-polynomial-erf`, before
+    `convert-math-to-llvm` (`amp-lower-to-llvm polynomial-tanh=true`, the
+    default). Every `math.tanh` on f32 or a fixed-size vector of f32
+    becomes upstream's approximation
+    (`math::populatePolynomialApproximateTanhPattern`, Eigen's
+    `generic_fast_tanh_float`, as XLA's CPU backend also uses): x clamped
+    to [-7.99881172, 7.99881172], then x P(x^2)/Q(x^2) with P of degree 6
+    and Q of degree 3; x itself for |x| < 0.0004. f16, tensors, scalable
+    vectors and other math ops are left alone.
+
+    Why: LLVM has no vector `tanhf` without a vector math library, so
+    every tanh-form GELU (PyTorch's `gelu(approximate="tanh")`, GPT-2's
+    `NewGELU`, which torch-mlir exports as
+    x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))) and every tanh
+    activation became one libm call per element, and those loops stayed
+    scalar.
+
+    Numerics (a documented change from libm; `polynomial-tanh=false` keeps
+    libm's `tanhf`): within 5 ulp of tanh rounded to f32 over every
+    251st f32 bit pattern (at x = -3.789, a result near 1: 2.7e-7
+    absolute; unittests Conversion/TanhAccuracyTest.cpp, which allows 6;
+    glibc 2.36's `tanhf` is itself up to 2 ulp off), x itself below
+    0.0004 (subnormals and the sign of zero kept), never beyond +-1,
+    tanh(+-inf) = +-1, a NaN gives a NaN (the clamp's compares are
+    unordered).
+    The scalar and the vector forms give the same bits; a tanh of a
+    constant is folded with libm's value.
+  }];
+  let dependentDialects = ["arith::ArithDialect", "math::MathDialect",
+                           "vector::VectorDialect"];
+}
+
 def CPUBF16MemoryAsI16 : Pass<"amp-cpu-bf16-memory-as-i16", "ModuleOp"> {
   let summary = "Type the LLVM dialect's vector loads and stores of bf16 "
                 "(plain, masked, gathers, scatters) as i16 (CPU)";

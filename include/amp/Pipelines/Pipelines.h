@@ -110,6 +110,11 @@ struct LowerToLLVMConfig {
   /// one libm `erff` call per element. Not the same bits: within 3e-7 of
   /// erf (absolute).
   bool polynomialErf = true;
+  /// f32 tanh (a tanh-form GELU's) as a rational approximation
+  /// (amp-cpu-polynomial-tanh: upstream's), which vectorizes, instead of
+  /// one libm `tanhf` call per element. Not the same bits: within 6 ulp
+  /// of tanh rounded to f32.
+  bool polynomialTanh = true;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -155,9 +160,15 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(amp-cpu-polynomial-erf; default on; within 3e-7 of "
                      "erf) instead of libm's erff"),
       llvm::cl::init(true)};
+  Option<bool> polynomialTanh{
+      *this, "polynomial-tanh",
+      llvm::cl::desc("f32 math.tanh as a vectorizing rational approximation "
+                     "(amp-cpu-polynomial-tanh; default on; within 6 ulp) "
+                     "instead of libm's tanhf"),
+      llvm::cl::init(true)};
   LowerToLLVMConfig toConfig() const {
-    return {threads,       fuse,          bf16Dot,      convolutionsAsGemm,
-            vectorizeRows, polynomialExp, polynomialErf};
+    return {threads,       fuse,          bf16Dot,       convolutionsAsGemm,
+            vectorizeRows, polynomialExp, polynomialErf, polynomialTanh};
   }
 };
 

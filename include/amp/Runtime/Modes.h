@@ -86,6 +86,10 @@ struct RunRequest {
   /// (LowerToLLVMConfig::polynomialErf).
   bool polynomialErf = true;
   bool polynomialErfGiven = false;
+  /// --device=cpu: f32 tanh as a rational approximation
+  /// (LowerToLLVMConfig::polynomialTanh).
+  bool polynomialTanh = true;
+  bool polynomialTanhGiven = false;
 
   // Data parallelism (docs/distributed.md).
   std::string dataParallel = "auto";

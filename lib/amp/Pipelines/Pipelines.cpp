@@ -505,6 +505,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // And an exact GELU's erf.
   if (config.polynomialErf)
     pm.addNestedPass<func::FuncOp>(createCPUPolynomialErf());
+  // And a tanh-form GELU's tanh.
+  if (config.polynomialTanh)
+    pm.addNestedPass<func::FuncOp>(createCPUPolynomialTanh());
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   // The scf.parallel loops of the two passes above: OpenMP threads, or

@@ -571,6 +571,8 @@ std::optional<int> Session::prepare() {
     return fail("--polynomial-exp is for --device=cpu");
   if (r.device == "cuda" && r.polynomialErfGiven)
     return fail("--polynomial-erf is for --device=cpu");
+  if (r.device == "cuda" && r.polynomialTanhGiven)
+    return fail("--polynomial-tanh is for --device=cpu");
   if (r.bf16Dot == "on" && !JitModule::hostHasAVX512BF16())
     return fail("--bf16-dot=on: the bf16 dot-product kernel needs a CPU with "
                 "AVX512_BF16, which this one lacks (auto picks the FMA kernel "
@@ -679,6 +681,7 @@ std::optional<int> Session::prepare() {
     lowering.convolutionsAsGemm = r.convGemm;
     lowering.polynomialExp = r.polynomialExp;
     lowering.polynomialErf = r.polynomialErf;
+    lowering.polynomialTanh = r.polynomialTanh;
     backend = createCpuBackend(lowering);
   }
 
