@@ -1,6 +1,6 @@
-// amp-cpu-bf16-memory-as-i16: vector loads and stores of bf16 in the LLVM
-// dialect become i16 ones (alignment and volatility kept), bitcast pairs
-// fold away, scalars stay bf16.
+// amp-cpu-bf16-memory-as-i16: loads, stores and selects of bf16 (scalars
+// and vectors) in the LLVM dialect become i16 ones (alignment and
+// volatility kept), bitcast pairs fold away.
 // RUN: amp-opt %s --amp-cpu-bf16-memory-as-i16 | FileCheck %s
 
 // CHECK-LABEL: llvm.func @select_rows(
@@ -9,8 +9,8 @@
 // CHECK:         %[[S:.*]] = llvm.select %[[C]], %[[V]], %{{.*}} : vector<9xi1>, vector<9xi16>
 // CHECK:         llvm.store %[[S]], %[[Q]] {alignment = 2 : i64} : vector<9xi16>, !llvm.ptr
 // CHECK-NOT:     llvm.bitcast
-// CHECK:         %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> bf16
-// CHECK:         llvm.store %[[X]], %[[Q]] : bf16, !llvm.ptr
+// CHECK:         %[[X:.*]] = llvm.load %[[P]] : !llvm.ptr -> i16
+// CHECK:         llvm.store %[[X]], %[[Q]] : i16, !llvm.ptr
 llvm.func @select_rows(%p: !llvm.ptr, %q: !llvm.ptr, %c: vector<9xi1>) {
   %v = llvm.load volatile %p {alignment = 2 : i64} : !llvm.ptr -> vector<9xbf16>
   %b = llvm.bitcast %v : vector<9xbf16> to vector<9xi16>
@@ -53,5 +53,28 @@ llvm.func @masked(%p: !llvm.ptr, %q: !llvm.ptr, %m: vector<16xi1>, %t: vector<16
   llvm.intr.masked.store %v, %q, %m {alignment = 2 : i32} : vector<16xbf16>, vector<16xi1> into !llvm.ptr
   %g = llvm.intr.masked.gather %ps, %m, %t {alignment = 2 : i32} : (vector<16x!llvm.ptr>, vector<16xi1>, vector<16xbf16>) -> vector<16xbf16>
   llvm.intr.masked.scatter %g, %ps, %m {alignment = 2 : i32} : vector<16xbf16>, vector<16xi1> into vector<16x!llvm.ptr>
+  llvm.return
+}
+
+// arith-expand's f32 -> bf16 rounding: the canonical NaN or the rounded
+// bits, a select of bf16 (scalar here, vectors once LLVM vectorizes the
+// loop), stored. As i16: no bf16 value is left.
+// CHECK-LABEL: llvm.func @round_nan(
+// CHECK-SAME:    %[[C:.*]]: i1, %[[R:.*]]: i16, %[[Q:.*]]: !llvm.ptr, %[[VC:.*]]: vector<8xi1>, %[[VR:.*]]: vector<8xi16>)
+// CHECK:         %[[NAN:.*]] = llvm.mlir.constant(3.200000e+01 : bf16) : bf16
+// CHECK:         %[[NANBITS:.*]] = llvm.bitcast %[[NAN]] : bf16 to i16
+// CHECK:         %[[S:.*]] = llvm.select %[[C]], %[[NANBITS]], %[[R]] : i1, i16
+// CHECK:         llvm.store %[[S]], %[[Q]] : i16, !llvm.ptr
+// CHECK:         %[[VS:.*]] = llvm.select %[[VC]], %{{.*}}, %[[VR]] : vector<8xi1>, vector<8xi16>
+// CHECK:         llvm.store %[[VS]], %[[Q]] : vector<8xi16>, !llvm.ptr
+llvm.func @round_nan(%c: i1, %r: i16, %q: !llvm.ptr, %vc: vector<8xi1>, %vr: vector<8xi16>) {
+  %nan = llvm.mlir.constant(32.0 : bf16) : bf16
+  %b = llvm.bitcast %r : i16 to bf16
+  %s = llvm.select %c, %nan, %b : i1, bf16
+  llvm.store %s, %q : bf16, !llvm.ptr
+  %vnan = llvm.mlir.constant(dense<32.0> : vector<8xbf16>) : vector<8xbf16>
+  %vb = llvm.bitcast %vr : vector<8xi16> to vector<8xbf16>
+  %vs = llvm.select %vc, %vnan, %vb : vector<8xi1>, vector<8xbf16>
+  llvm.store %vs, %q : vector<8xbf16>, !llvm.ptr
   llvm.return
 }

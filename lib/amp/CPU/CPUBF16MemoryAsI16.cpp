@@ -1,7 +1,7 @@
 //===- CPUBF16MemoryAsI16.cpp - amp-cpu-bf16-memory-as-i16 ----------------===//
 //
-// Vector loads and stores of bf16 in the LLVM dialect (plain, masked,
-// gathers and scatters) become loads and stores of i16 vectors, and the bitcast
+// Loads and stores of bf16 in the LLVM dialect (plain, masked, gathers
+// and scatters) and selects of bf16 become the same ops on i16, and the bitcast
 // pairs this leaves fold away. See the pass description in CPU/Passes.td.
 //
 //===----------------------------------------------------------------------===//
@@ -19,12 +19,16 @@ namespace mlir::amp {
 
 using namespace mlir;
 
-/// `type` with i16 elements where it is a vector of bf16; null otherwise.
-static VectorType bitsOf(Type type) {
+/// `type` with i16 in place of bf16 where it is bf16 or a vector of bf16;
+/// null otherwise.
+static Type bitsOf(Type type) {
+  Type i16 = IntegerType::get(type.getContext(), 16);
+  if (type.isBF16())
+    return i16;
   auto vector = dyn_cast<VectorType>(type);
   if (!vector || !vector.getElementType().isBF16())
     return {};
-  return vector.clone(IntegerType::get(type.getContext(), 16));
+  return vector.clone(i16);
 }
 
 namespace {
@@ -37,21 +41,23 @@ struct CPUBF16MemoryAsI16Pass
       // The memory ops: plain, masked (a row's tail: AVX2 has no 16-bit
       // masked load, so LLVM scalarizes it, and a scalarized bf16 one
       // calls `__truncsfbf2`, which the JIT does not have), gathers and
-      // scatters.
+      // scatters; and selects (arith-expand's NaN case of an f32 -> bf16
+      // rounding: without AVX512_BF16, LLVM does a select of bf16 lanes
+      // one lane at a time).
       if (!isa<LLVM::LoadOp, LLVM::StoreOp, LLVM::MaskedLoadOp,
-               LLVM::MaskedStoreOp, LLVM::masked_gather, LLVM::masked_scatter>(
-              op))
+               LLVM::MaskedStoreOp, LLVM::masked_gather, LLVM::masked_scatter,
+               LLVM::SelectOp>(op))
         return;
-      auto isBF16Vector = [](Type type) { return bool(bitsOf(type)); };
-      if (llvm::none_of(op->getOperandTypes(), isBF16Vector) &&
-          llvm::none_of(op->getResultTypes(), isBF16Vector))
+      auto isBF16 = [](Type type) { return bool(bitsOf(type)); };
+      if (llvm::none_of(op->getOperandTypes(), isBF16) &&
+          llvm::none_of(op->getResultTypes(), isBF16))
         return;
       // The same op (alignment, volatility, ordering, mask, metadata) on
-      // the same bytes, its bf16 vector operands and results typed i16.
+      // the same bits, its bf16 operands and results typed i16.
       rewriter.setInsertionPoint(op);
       IRMapping asI16;
       for (Value operand : op->getOperands())
-        if (VectorType bits = bitsOf(operand.getType());
+        if (Type bits = bitsOf(operand.getType());
             bits && !asI16.contains(operand)) {
           auto cast =
               LLVM::BitcastOp::create(rewriter, op->getLoc(), bits, operand);
@@ -62,7 +68,7 @@ struct CPUBF16MemoryAsI16Pass
       rewriter.setInsertionPointAfter(asBits);
       SmallVector<Value> results;
       for (OpResult result : asBits->getResults()) {
-        VectorType bits = bitsOf(result.getType());
+        Type bits = bitsOf(result.getType());
         if (!bits) {
           results.push_back(result);
           continue;
