@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <string>
@@ -54,6 +55,30 @@ inline std::vector<float> everyNthPattern(uint64_t step) {
   for (float v : {0.0f, -0.0f, inf, -inf, FLT_MAX, -FLT_MAX, FLT_MIN, -FLT_MIN})
     x.push_back(v);
   return x;
+}
+
+/// everyNthPattern(251) (17.1M inputs), then `edges` (a test's special
+/// points), a quiet NaN, one with a payload and a negative one, padded
+/// with 0.5 to a multiple of `row`.
+inline std::vector<float> sweepWithEdges(std::initializer_list<float> edges,
+                                         int64_t row) {
+  std::vector<float> x = everyNthPattern(251);
+  x.insert(x.end(), edges.begin(), edges.end());
+  x.push_back(fromBits(0x7fc00000u)); // quiet NaN
+  x.push_back(fromBits(0x7fc12345u)); // a payload
+  x.push_back(fromBits(0xffc00000u)); // negative
+  while (x.size() % row)
+    x.push_back(0.5f);
+  return x;
+}
+
+/// The result in `got` for the input whose bits are `v`'s (the first such
+/// input of `x`; `v` must be one of them).
+inline float resultFor(const std::vector<float> &x,
+                       const std::vector<float> &got, float v) {
+  auto it = std::find_if(x.begin(), x.end(),
+                         [&](float u) { return bitsOf(u) == bitsOf(v); });
+  return got[it - x.begin()];
 }
 
 /// The distance in ulps of `got` from `want` (both finite and normal or

@@ -62,17 +62,11 @@ UnaryResults run(const std::vector<float> &x, bool polynomialErf) {
 /// Every 251st bit pattern (both signs, NaNs included), the specials and
 /// the edges.
 std::vector<float> inputs() {
-  std::vector<float> x = everyNthPattern(251);
-  for (float v :
-       {std::numeric_limits<float>::denorm_min(), 0.8f, -0.8f,
-        std::nextafter(0.8f, 0.0f), 2.0f, std::nextafter(2.0f, 0.0f), 3.75f,
-        std::nextafter(3.75f, 0.0f), -3.75f, 1.0f, -1.0f, 1e-8f, -1e-8f})
-    x.push_back(v);
-  x.push_back(fromBits(0x7fc00000u)); // quiet NaN
-  x.push_back(fromBits(0xffc00000u)); // negative
-  while (x.size() % kRow)
-    x.push_back(0.5f);
-  return x;
+  return sweepWithEdges(
+      {std::numeric_limits<float>::denorm_min(), 0.8f, -0.8f,
+       std::nextafter(0.8f, 0.0f), 2.0f, std::nextafter(2.0f, 0.0f), 3.75f,
+       std::nextafter(3.75f, 0.0f), -3.75f, 1.0f, -1.0f, 1e-8f, -1e-8f},
+      kRow);
 }
 
 /// Checks `got` against the contract for every input: absolute error
@@ -123,11 +117,7 @@ TEST(ErfAccuracy, RationalApproximationWithinBounds) {
               "|x| < 0.8, over %zu inputs\n",
               absolute, relative, x.size());
   // The edges, exactly.
-  auto erf = [&](float v) {
-    auto it = std::find_if(x.begin(), x.end(),
-                           [&](float u) { return bitsOf(u) == bitsOf(v); });
-    return poly.longRow[it - x.begin()];
-  };
+  auto erf = [&](float v) { return resultFor(x, poly.longRow, v); };
   float inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(erf(inf), 1.0f);
   EXPECT_EQ(erf(-inf), -1.0f);

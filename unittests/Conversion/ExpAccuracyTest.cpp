@@ -138,17 +138,10 @@ Results run(const std::vector<float> &x, bool polynomialExp) {
 /// Every 251st bit pattern (both signs, NaNs included), the specials and
 /// the edges.
 std::vector<float> inputs() {
-  std::vector<float> x = everyNthPattern(251);
-  for (float v :
-       {1.0f, -1.0f, 88.7228394f, 88.72284f, 88.7228f, 88.8f, -87.33654f,
-        -87.34f, -87.65f, -87.8f, -103.97f, -104.0f, 1e-8f, -1e-8f})
-    x.push_back(v);
-  x.push_back(fromBits(0x7fc00000u)); // quiet NaN
-  x.push_back(fromBits(0x7fc12345u)); // a payload
-  x.push_back(fromBits(0xffc00000u)); // negative
-  while (x.size() % kRow)
-    x.push_back(0.5f);
-  return x;
+  return sweepWithEdges({1.0f, -1.0f, 88.7228394f, 88.72284f, 88.7228f, 88.8f,
+                         -87.33654f, -87.34f, -87.65f, -87.8f, -103.97f,
+                         -104.0f, 1e-8f, -1e-8f},
+                        kRow);
 }
 
 /// The largest x whose 2^n the approximation does not clamp: x log2(e) +

@@ -52,17 +52,11 @@ UnaryResults run(const std::vector<float> &x, bool polynomialTanh) {
 /// the approximation's edges: its small-x cut at 0.0004 and its clamp
 /// near 7.9988.
 std::vector<float> inputs() {
-  std::vector<float> x = everyNthPattern(251);
-  for (float v : {std::numeric_limits<float>::denorm_min(), 0.0004f,
-                  std::nextafter(0.0004f, 0.0f), -0.0004f, 7.99881172f,
-                  std::nextafter(7.99881172f, 0.0f), 9.0f, -9.0f, 1.0f, -1.0f,
-                  0.5f, 1e-8f, -1e-8f, 20.0f, -20.0f})
-    x.push_back(v);
-  x.push_back(fromBits(0x7fc00000u)); // quiet NaN
-  x.push_back(fromBits(0xffc00000u)); // negative
-  while (x.size() % kRow)
-    x.push_back(0.5f);
-  return x;
+  return sweepWithEdges({std::numeric_limits<float>::denorm_min(), 0.0004f,
+                         std::nextafter(0.0004f, 0.0f), -0.0004f, 7.99881172f,
+                         std::nextafter(7.99881172f, 0.0f), 9.0f, -9.0f, 1.0f,
+                         -1.0f, 0.5f, 1e-8f, -1e-8f, 20.0f, -20.0f},
+                        kRow);
 }
 
 TEST(TanhAccuracy, RationalApproximationWithinBounds) {
@@ -101,11 +95,7 @@ TEST(TanhAccuracy, RationalApproximationWithinBounds) {
               "error %.3g, over %zu inputs\n",
               worst, worstAt, worstAbsolute, x.size());
   // The edges, exactly.
-  auto tanh = [&](float v) {
-    auto it = std::find_if(x.begin(), x.end(),
-                           [&](float u) { return bitsOf(u) == bitsOf(v); });
-    return poly.longRow[it - x.begin()];
-  };
+  auto tanh = [&](float v) { return resultFor(x, poly.longRow, v); };
   float inf = std::numeric_limits<float>::infinity();
   EXPECT_EQ(tanh(inf), 1.0f);
   EXPECT_EQ(tanh(-inf), -1.0f);
