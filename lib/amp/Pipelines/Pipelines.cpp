@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
@@ -508,6 +509,21 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // And a tanh-form GELU's tanh.
   if (config.polynomialTanh)
     pm.addNestedPass<func::FuncOp>(createCPUPolynomialTanh());
+  // The bf16 math and arith ops left (autocast keeps a tanh, a sin or an
+  // abs between two bf16 contractions in bf16, and the backward's
+  // 1 - tanh^2 with it) computed in f32 and rounded once, as LLVM's
+  // promotion did: without AVX512_BF16, LLVM promotes them through a call
+  // of `__truncsfbf2`, which the JIT does not resolve; arith-expand below
+  // rounds in integer ops instead. (f16 is left to LLVM, which converts
+  // it natively with F16C.)
+  math::MathExtendToSupportedTypesOptions bf16MathInF32;
+  bf16MathInF32.extraTypeStrs = {"f16"};
+  pm.addNestedPass<func::FuncOp>(
+      math::createMathExtendToSupportedTypes(bf16MathInF32));
+  arith::ArithEmulateUnsupportedFloatsOptions bf16ArithInF32;
+  bf16ArithInF32.sourceTypeStrs = {"bf16"};
+  pm.addNestedPass<func::FuncOp>(
+      arith::createArithEmulateUnsupportedFloats(bf16ArithInF32));
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
   // The scf.parallel loops of the two passes above: OpenMP threads, or
