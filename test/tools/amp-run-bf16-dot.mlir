@@ -1,11 +1,13 @@
 // amp-run --bf16-dot: the AVX512_BF16 kernel of amp-cpu-tile-contractions
-// (vdpbf16ps on bf16 pair packs) against the FMA kernel on widened
-// operands, on the MLP (X * W, X^T * dY, dY * W^T: every operand layout)
-// and the transformer block (attention's transposed B, batched
-// contractions left to loops): 30 bf16 steps give the same losses bit for
-// bit (the pair order makes each accumulator add its products in
-// increasing k, as the FMA kernel does; the data has no denormals), and
-// the same checkpoint state. The step_ms column differs and is cut off.
+// (vdpbf16ps on bf16 pair packs) and the f32 -> bf16 roundings on
+// vcvtneps2bf16, against the FMA kernel on widened operands and the
+// roundings as integer ops, on the MLP (X * W, X^T * dY, dY * W^T: every
+// operand layout) and the transformer block (attention's transposed B,
+// batched contractions left to loops): 30 bf16 steps give the same losses
+// bit for bit (the pair order makes each accumulator add its products in
+// increasing k, as the FMA kernel does; the data has no denormals, which
+// both instructions flush), and the same checkpoint state. The step_ms
+// column differs and is cut off.
 // REQUIRES: avx512bf16
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --run=bf16 --max-steps=30 --threads=1 --bf16-dot=on --csv=%t/mlp-on.csv --save-checkpoint=%t/mlp-on.ckpt | FileCheck %s

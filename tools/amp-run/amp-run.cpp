@@ -214,9 +214,10 @@ static cl::opt<std::string> bf16Dot(
     "bf16-dot",
     cl::desc(withDefault(
         "--device=cpu: bf16 x bf16 -> f32 contractions on AVX512_BF16's "
-        "vdpbf16ps: auto (where this CPU has AVX512_BF16), on or off (the "
-        "FMA kernel on widened operands); the same results but for denormals "
-        "(flushed to zero) and NaN payloads "
+        "vdpbf16ps and f32 -> bf16 roundings on its vcvtneps2bf16: auto "
+        "(where this CPU has AVX512_BF16), on or off (the FMA kernel on "
+        "widened operands, roundings as integer ops); the same results but "
+        "for denormals (flushed to zero) and NaN payloads "
         "(amp-lower-to-llvm bf16-dot=)",
         "auto")),
     cl::init("auto"), cl::cat(ampRunCategory));

@@ -80,14 +80,16 @@ struct LowerToLLVMConfig {
   /// check with it). Off by default: it makes the transformer-block step
   /// slower on the CPU (docs/performance.md).
   bool fuse = false;
-  /// bf16 x bf16 -> f32 contractions on AVX512_BF16's `vdpbf16ps`
-  /// (amp-cpu-tile-contractions bf16-dot): the code then runs only on CPUs
-  /// with AVX512_BF16. Unset: off here, and JitModule::compile decides
-  /// from the host's CPU features (on where it has AVX512_BF16). The
-  /// results are those of the FMA kernel bit for bit, but for denormals
-  /// (inputs, products and partial sums below 1.2e-38, which the
-  /// instruction reads and writes as zero) and NaN payloads
-  /// (docs/performance.md).
+  /// The CPU's AVX512_BF16 instructions: bf16 x bf16 -> f32 contractions
+  /// on `vdpbf16ps` (amp-cpu-tile-contractions bf16-dot), and f32 -> bf16
+  /// roundings on `vcvtneps2bf16` (LLVM's own lowering of `fptrunc`, where
+  /// off they are integer ops): the code then runs only on CPUs with
+  /// AVX512_BF16. Unset: off here, and JitModule::compile decides from the
+  /// host's CPU features (on where it has AVX512_BF16). The results are
+  /// those of the FMA kernel and the integer rounding bit for bit, but for
+  /// denormals (inputs, products, partial sums and rounded values below
+  /// 1.2e-38, which the instructions read and write as zero) and NaN
+  /// payloads (docs/performance.md).
   std::optional<bool> bf16Dot;
   /// Convolutions and their weight and input gradients as one GEMM per
   /// image on the micro-kernels (amp-cpu-convolutions-to-gemm: im2col);
@@ -133,9 +135,10 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       llvm::cl::init(false)};
   Option<bool> bf16Dot{
       *this, "bf16-dot",
-      llvm::cl::desc("bf16 contractions on AVX512_BF16's vdpbf16ps (the "
-                     "code then needs a CPU with it; amp-run and the JIT "
-                     "decide from the host's features)"),
+      llvm::cl::desc("bf16 contractions on AVX512_BF16's vdpbf16ps and "
+                     "f32 -> bf16 roundings on its vcvtneps2bf16 (the code "
+                     "then needs a CPU with it; amp-run and the JIT decide "
+                     "from the host's features)"),
       llvm::cl::init(false)};
   Option<bool> convolutionsAsGemm{
       *this, "conv-gemm",

@@ -539,8 +539,13 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // bf16 <-> f32 casts as integer ops (round to nearest even, NaN to the
+  // canonical 0x7FC0), which any x86-64 CPU runs; with bf16-dot (a CPU
+  // with AVX512_BF16) left to LLVM, which rounds with one
+  // `vcvtneps2bf16` per 16 lanes instead of about ten integer
+  // instructions, and flushes denormals as the dot kernel does.
   arith::ArithExpandOpsPassOptions expand;
-  expand.includeBf16 = true; // bf16 <-> f32 casts as integer ops
+  expand.includeBf16 = !config.bf16Dot.value_or(false);
   pm.addPass(arith::createArithExpandOpsPass(expand));
   // The micro-kernels' vector ops (masks, broadcasts, fma) first: the
   // generic convert-to-llvm has no patterns for vector.constant_mask.
