@@ -76,6 +76,9 @@ const std::pair<const char *, const char *> kVariants[] = {
     // libm's tanhf instead of the rational approximation
     // (amp-cpu-polynomial-tanh).
     {"amp-lower-to-llvm", "polynomial-tanh=false"},
+    // One train_step, its loop nests left inline
+    // (amp-cpu-outline-loop-nests).
+    {"amp-lower-to-llvm", "outline-loops=false"},
     // Depth slices of 4: the contractions' multi-slice paths (C rounded by
     // the last slice only, accumulators reloaded between slices).
     {"amp-cpu-tile-contractions", "tile-depth=4"},

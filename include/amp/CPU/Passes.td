@@ -917,6 +917,43 @@ def CPUPolynomialTanh : Pass<"amp-cpu-polynomial-tanh", "func::FuncOp"> {
                            "vector::VectorDialect"];
 }
 
+def CPUOutlineLoopNests : Pass<"amp-cpu-outline-loop-nests", "ModuleOp"> {
+  let summary = "Every outermost loop nest of a function as a function of "
+                "its own (CPU compile time)";
+  let description = [{
+    CPU lowering, after the loops are made (`convert-linalg-to-loops`, the
+    polynomial and bf16 passes) and before they become OpenMP or plain
+    control flow (`amp-lower-to-llvm outline-loops=true`, the default).
+    In every function with a body and at least two outermost loop nests
+    (`scf.for` or `scf.parallel` inside no other loop; those inside an
+    `scf.if`, such as loss scaling's skip-update region, count), each
+    nest moves into a new private function `<function>_nest<N>` next to
+    it and is replaced by a `func.call` of it. The values the nest uses
+    from outside become the new function's arguments, constants excepted:
+    they are cloned into it, so that LLVM still sees constant loop bounds
+    and vector constants. The nest's results (an `scf.for`'s iter_args)
+    are the function's results. The functions get LLVM's internal linkage
+    and `noinline` (`passthrough`), so that LLVM's inliner does not put
+    them back.
+
+    Why: LLVM's loop passes (LoopRotate, IndVarSimplify, GVN) cost more
+    than linearly in the size of a function. MobileNetV3's lowered step is
+    one `train_step` of 177 K lines of LLVM IR with `threads=1`, and
+    `opt -O3` spent 69 s on it (24 s of it in LoopRotate). Each nest
+    alone is a few hundred lines.
+
+    Numerics: none. The same ops run in the same order, and LLVM does not
+    reassociate floating-point ops without fast-math flags. The results are
+    the same bits (the `--dump-state` digests of the speed models in f32,
+    f16 + dynamic and bf16, docs/performance.md). Cost: one call per nest
+    and step, and LLVM no longer sees that two views of the step's arena
+    cannot overlap, which a loop it vectorizes itself then checks at run
+    time.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 def CPUBF16MemoryAsI16 : Pass<"amp-cpu-bf16-memory-as-i16", "ModuleOp"> {
   let summary = "Type the LLVM dialect's loads, stores and selects of bf16 "
                 "as i16 (CPU)";

@@ -526,6 +526,11 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
       arith::createArithEmulateUnsupportedFloats(bf16ArithInF32));
   pm.addPass(createStepCanonicalizer());
   pm.addPass(createCSEPass());
+  // Each outermost loop nest a function of its own: LLVM's loop passes
+  // cost more than linearly in a function's size, and a real export's
+  // step is one function of some 10^5 instructions.
+  if (config.outlineLoops)
+    pm.addPass(createCPUOutlineLoopNests());
   // The scf.parallel loops of the two passes above: OpenMP threads, or
   // plain loops for threads=1.
   if (config.threads == 1)

@@ -1,0 +1,122 @@
+//===- CPUOutlineLoopNests.cpp - amp-cpu-outline-loop-nests ---------------===//
+//
+// Every outermost loop nest of a function as a function of its own, so
+// that LLVM optimizes many small functions instead of one function of
+// hundreds of thousands of instructions. See the pass description in
+// CPU/Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "amp/CPU/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::amp {
+#define GEN_PASS_DEF_CPUOUTLINELOOPNESTS
+#include "amp/CPU/Passes.h.inc"
+} // namespace mlir::amp
+
+using namespace mlir;
+using namespace mlir::amp;
+
+/// The outermost scf.for / scf.parallel ops of `fn`: loops inside no other
+/// loop (inside an scf.if, such as loss scaling's skip-update region,
+/// included), in program order.
+static SmallVector<Operation *> outermostLoops(func::FuncOp fn) {
+  SmallVector<Operation *> nests;
+  fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isa<scf::ForOp, scf::ParallelOp>(op)) {
+      nests.push_back(op);
+      return WalkResult::skip();
+    }
+    return WalkResult::advance();
+  });
+  return nests;
+}
+
+/// Moves `nest` into a new private function `name`, placed after `after`
+/// (its function, or the last function made from it), and calls it in its
+/// place; returns the new function. The values the nest uses from outside
+/// become the function's arguments, but for constants, which are cloned into it
+/// (a loop bound or a vector constant known to LLVM, as before); its results
+/// are the function's results.
+static func::FuncOp outline(Operation *nest, Operation *after, StringRef name,
+                            SymbolTable &symbols) {
+  llvm::SetVector<Value> captured(nest->getOperands().begin(),
+                                  nest->getOperands().end());
+  getUsedValuesDefinedAbove(nest->getRegions(), captured);
+  SmallVector<Value> arguments;
+  SmallVector<Operation *> constants;
+  for (Value v : captured) {
+    Operation *def = v.getDefiningOp();
+    if (def && def->hasTrait<OpTrait::ConstantLike>() &&
+        def->getNumOperands() == 0 && def->getNumRegions() == 0)
+      constants.push_back(def);
+    else
+      arguments.push_back(v);
+  }
+
+  MLIRContext *ctx = nest->getContext();
+  OpBuilder b(ctx);
+  b.setInsertionPointAfter(after);
+  auto type = FunctionType::get(ctx, ValueRange(arguments).getTypes(),
+                                nest->getResultTypes());
+  auto outlined = func::FuncOp::create(b, nest->getLoc(), name, type);
+  outlined.setPrivate();
+  // Internal to the module, and kept out of line: LLVM's inliner would
+  // put a single-call function back into its caller.
+  outlined->setAttr("llvm.linkage",
+                    LLVM::LinkageAttr::get(ctx, LLVM::Linkage::Internal));
+  outlined->setAttr("passthrough",
+                    b.getArrayAttr({b.getStringAttr("noinline")}));
+  symbols.insert(outlined); // renames it if the name is taken
+
+  Block *entry = outlined.addEntryBlock();
+  IRMapping map;
+  for (auto [value, arg] : llvm::zip(arguments, entry->getArguments()))
+    map.map(value, arg);
+  b.setInsertionPointToStart(entry);
+  for (Operation *c : constants)
+    b.clone(*c, map);
+  Operation *moved = b.clone(*nest, map);
+  func::ReturnOp::create(b, nest->getLoc(), moved->getResults());
+
+  b.setInsertionPoint(nest);
+  auto call = func::CallOp::create(b, nest->getLoc(), outlined, arguments);
+  nest->replaceAllUsesWith(call.getResults());
+  nest->erase();
+  return outlined;
+}
+
+namespace {
+struct CPUOutlineLoopNestsPass
+    : amp::impl::CPUOutlineLoopNestsBase<CPUOutlineLoopNestsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    // (Collected first: a function made here holds one nest, and is left
+    // alone by a later run as well.)
+    SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+    for (func::FuncOp fn : functions) {
+      if (fn.isExternal())
+        continue;
+      SmallVector<Operation *> nests = outermostLoops(fn);
+      // A function of one nest gains nothing.
+      if (nests.size() < 2)
+        continue;
+      Operation *after = fn;
+      unsigned index = 0;
+      for (Operation *nest : nests)
+        after =
+            outline(nest, after,
+                    (fn.getName() + "_nest" + Twine(index++)).str(), symbols);
+    }
+  }
+};
+} // namespace
