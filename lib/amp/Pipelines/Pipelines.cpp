@@ -531,8 +531,9 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // step is one function of some 10^5 instructions.
   if (config.outlineLoops)
     pm.addPass(createCPUOutlineLoopNests());
-  // The scf.parallel loops of the two passes above: OpenMP threads, or
-  // plain loops for threads=1.
+  // The scf.parallel loops of amp-cpu-tile-contractions and
+  // amp-cpu-parallelize (inside the outlined functions too): OpenMP
+  // threads, or plain loops for threads=1.
   if (config.threads == 1)
     pm.addPass(createParallelForToNestedForsPass());
   else {
