@@ -282,8 +282,11 @@ func.func @nt16_swapped(%bt: memref<32x5xf16>, %a: memref<12x5xf16>, %cm: memref
 }
 
 // 9. f16 operands, B read as B[j, k], dynamic: M = 9, N = 21, K = 37
-//    (bf16-dot: B's pairs packed in 16 x 16 blocks, two blocks of pairs
-//    along k with an odd K's last pair, two along j with an edge of 5).
+//    (the FMA kernel: B transposed into its pack in 16 x 16 blocks of
+//    every kind: whole, past N only (rows of B past N zeros, unmasked
+//    loads), past K only, past both; bf16-dot: B's pairs packed in 16 x 16
+//    blocks, two blocks of pairs along k with an odd K's last pair, two
+//    along j with an edge of 5).
 func.func @nt16_dyn(%a: memref<?x?xf16>, %bt: memref<?x?xf16>, %cm: memref<?x?xf32>) {
   linalg.generic {indexing_maps = [#nn_a, #nt_b, #c], iterator_types = ["parallel", "parallel", "reduction"]}
     ins(%a, %bt : memref<?x?xf16>, memref<?x?xf16>) outs(%cm : memref<?x?xf32>) {

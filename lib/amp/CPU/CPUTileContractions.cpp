@@ -151,15 +151,27 @@ static void transposeIntoPack(OpBuilder &b, Location loc, Value src, Value dst,
     forEach(kSize, [&](Value k0) {
       Value xLeft = arith::SubIOp::create(b, loc, xSize, x0);
       Value kLeft = arith::SubIOp::create(b, loc, kSize, k0);
-      Value full = arith::AndIOp::create(b, loc, ult(index(n - 1), xLeft),
-                                         ult(index(n - 1), kLeft));
-      auto block = [&](bool edge) {
+      Value kFull = ult(index(n - 1), kLeft);
+      Value full =
+          arith::AndIOp::create(b, loc, ult(index(n - 1), xLeft), kFull);
+      // A block at the edge of X only (all n k's there): rows past X are
+      // zeros, the others whole loads. Masked loads would be lane by lane
+      // for 16-bit elements on AVX2, which has no 16-bit masked load.
+      auto block = [&](bool edge, bool xEdgeOnly) {
         SmallVector<Value> rows;
         for (int64_t r = 0; r < n; ++r) {
           Value x = arith::AddIOp::create(b, loc, x0, index(r));
           Value v;
           if (!edge) {
             v = vector::LoadOp::create(b, loc, srcRow, src, ValueRange{x, k0});
+          } else if (xEdgeOnly) {
+            // (An in-bounds row, read and dropped, past X.)
+            Value inside = ult(x, xSize);
+            Value at = arith::SelectOp::create(b, loc, inside, x, x0);
+            v = arith::SelectOp::create(
+                b, loc, inside,
+                vector::LoadOp::create(b, loc, srcRow, src, ValueRange{at, k0}),
+                zeros);
           } else {
             // Rows past X read nothing (an in-bounds row, no lanes).
             Value inside = ult(x, xSize);
@@ -182,6 +194,11 @@ static void transposeIntoPack(OpBuilder &b, Location loc, Value src, Value dst,
             vector::StoreOp::create(b, loc, rows[r], dst, ValueRange{k, x0});
             continue;
           }
+          if (xEdgeOnly) {
+            vector::MaskedStoreOp::create(b, loc, dst, ValueRange{k, x0},
+                                          columns, rows[r]);
+            continue;
+          }
           scf::IfOp::create(b, loc, ult(k, kSize), [&](OpBuilder &, Location) {
             vector::MaskedStoreOp::create(b, loc, dst, ValueRange{k, x0},
                                           columns, rows[r]);
@@ -192,11 +209,20 @@ static void transposeIntoPack(OpBuilder &b, Location loc, Value src, Value dst,
       scf::IfOp::create(
           b, loc, full,
           [&](OpBuilder &, Location) {
-            block(/*edge=*/false);
+            block(/*edge=*/false, /*xEdgeOnly=*/false);
             scf::YieldOp::create(b, loc);
           },
           [&](OpBuilder &, Location) {
-            block(/*edge=*/true);
+            scf::IfOp::create(
+                b, loc, kFull,
+                [&](OpBuilder &, Location) {
+                  block(/*edge=*/true, /*xEdgeOnly=*/true);
+                  scf::YieldOp::create(b, loc);
+                },
+                [&](OpBuilder &, Location) {
+                  block(/*edge=*/true, /*xEdgeOnly=*/false);
+                  scf::YieldOp::create(b, loc);
+                });
             scf::YieldOp::create(b, loc);
           });
     });
