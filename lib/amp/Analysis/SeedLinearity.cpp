@@ -217,10 +217,16 @@ LogicalResult Analysis::visitOp(Operation *op) {
       return report(op, Break::NotProportional);
     return setAll(Degree::Free);
   }
+  // Sums and products of a known zero stay known zeros below (a weight's
+  // gradient through a zero initial state, x0^T dY with x0 a zero fill).
+  bool zeroIn = llvm::is_contained(in, Degree::Zero) &&
+                isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
+                    arith::ExtFOp, arith::TruncFOp, math::FmaOp>(op);
   if (isa<amp::CountUnderflowOp>(op) || !anyScaled) {
     // No seed dependence here: results are seed-free (region ops are still
     // walked, their bodies may capture the backward).
-    if (op->getNumRegions() == 0 || isa<amp::CountUnderflowOp>(op))
+    if ((op->getNumRegions() == 0 && !zeroIn) ||
+        isa<amp::CountUnderflowOp>(op))
       return setAll(Degree::Free);
   }
 

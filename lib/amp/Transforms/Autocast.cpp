@@ -199,6 +199,21 @@ public:
   void run() {
     for (Operation *op : plan.order)
       apply(op);
+    // A retyped value that another op's body reads with tensor.extract (a
+    // gather inside a linalg body, which the plan does not see: torch-mlir's
+    // nearest upsampling of a max pool's result) is read in f32, as the
+    // body expects, through the value's widened copy.
+    for (Operation *op : plan.order)
+      for (Value result : op->getResults()) {
+        if (!retyped.contains(result))
+          continue;
+        Type element = cast<RankedTensorType>(result.getType()).getElementType();
+        for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
+          if (auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
+              extract && extract.getType() != element)
+            rewriter.modifyOpInPlace(extract,
+                                     [&] { use.set(getWide(result)); });
+      }
     for (Operation *op : llvm::reverse(maybeDead))
       if (op->use_empty())
         rewriter.eraseOp(op);

@@ -210,8 +210,11 @@ static unsigned recomputeStep(func::FuncOp fn, Operation *seed,
     std::optional<unsigned> at;
     if (auto it = firstBackwardUse.find(res); it != firstBackwardUse.end())
       at = it->second;
+    // (A reader inside another op's region, a generic's body that reads
+    // `res` with tensor.extract, is that op's.)
     for (Operation *user : res.getUsers())
-      if (auto it = insertAt.find(user); it != insertAt.end())
+      if (auto it = insertAt.find(body.findAncestorOpInBlock(*user));
+          it != insertAt.end())
         at = std::min(at.value_or(it->second), it->second);
     if (at)
       insertAt[op] = *at;

@@ -478,8 +478,10 @@ std::optional<int> Session::prepare() {
   bool checkGradients = r.mode == RunRequest::Mode::CheckGradients;
   // 1. Options, every run's, before anything is loaded.
   runSpecs = r.runs;
+  // (--check-gradients checks the fp32 step: its plan is the f32 run's, so
+  // that nothing the f16 rewrite refuses stops the check.)
   if (runSpecs.empty())
-    runSpecs.push_back("f16+dynamic");
+    runSpecs.push_back(checkGradients ? "f32" : "f16+dynamic");
   if (r.batchSizeGiven && r.batchSize < 1)
     return fail("--batch-size=" + llvm::Twine(r.batchSize) + ": must be >= 1");
   if (r.epochs < 1)
