@@ -20,6 +20,12 @@ func.func @g(%a: tensor<4xf32>) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 
+// threads= beyond 256 is refused (OpenMP's num_threads is an i32: 2^32 - 1
+// became -1; found by a break-it run, 2026-12-07).
+// RUN: not amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-lower-to-llvm="threads=4294967295" -o /dev/null 2>&1 | FileCheck %s --check-prefix=THREADS
+// RUN: amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-lower-to-llvm="threads=256" -o /dev/null
+// THREADS: error: amp-lower-to-llvm: threads=4294967295: must be 0 (every core), 1 (no OpenMP) or up to 256
+
 // A stray option of amp-lower-to-llvm (it has only threads) is reported,
 // not a silent exit 1.
 // RUN: not amp-opt %amp_src_root/examples/fashion-mnist/mlp.mlir --amp-lower-to-llvm="bogus=1" 2>&1 | FileCheck %s --check-prefix=OPTION

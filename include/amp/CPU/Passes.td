@@ -934,7 +934,13 @@ def CPUOutlineLoopNests : Pass<"amp-cpu-outline-loop-nests", "ModuleOp"> {
     and vector constants. The nest's results (an `scf.for`'s iter_args)
     are the function's results. The functions get LLVM's internal linkage
     and `noinline` (`passthrough`), so that LLVM's inliner does not put
-    them back.
+    them back. Left in place: a nest whose results a stack allocation
+    made inside it could reach (a `memref.alloca` or `llvm.alloca` in an
+    `scf.for` that yields results: the callee's frame is gone once the
+    call returns), and a nest in the region of any op but the function
+    and scf control flow (`scf.if`, `scf.while`, `scf.execute_region`,
+    `scf.index_switch`): another op's region may need what only that op
+    provides, or be free of side effects, as a call is not.
 
     Why: LLVM's loop passes (LoopRotate, IndVarSimplify, GVN) cost more
     than linearly in the size of a function. MobileNetV3's lowered step is

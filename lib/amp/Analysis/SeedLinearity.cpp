@@ -225,8 +225,7 @@ LogicalResult Analysis::visitOp(Operation *op) {
   if (isa<amp::CountUnderflowOp>(op) || !anyScaled) {
     // No seed dependence here: results are seed-free (region ops are still
     // walked, their bodies may capture the backward).
-    if ((op->getNumRegions() == 0 && !zeroIn) ||
-        isa<amp::CountUnderflowOp>(op))
+    if ((op->getNumRegions() == 0 && !zeroIn) || isa<amp::CountUnderflowOp>(op))
       return setAll(Degree::Free);
   }
 

@@ -11,9 +11,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMAttrs.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -25,16 +27,48 @@ namespace mlir::amp {
 using namespace mlir;
 using namespace mlir::amp;
 
-/// The outermost scf.for / scf.parallel ops of `fn`: loops inside no other
-/// loop (inside an scf.if, such as loss scaling's skip-update region,
-/// included), in program order.
+/// Whether `nest` can be a function of its own: no stack allocation made
+/// inside it reaches its results (the callee's frame is gone when the call
+/// returns: an scf.for that yields a memref.alloca of its body).
+static bool canOutline(Operation *nest) {
+  if (nest->getNumResults() == 0)
+    return true;
+  WalkResult stack = nest->walk([](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (isa<LLVM::AllocaOp>(op) ||
+        (effects && effects.hasEffect<MemoryEffects::Allocate>() &&
+         llvm::any_of(op->getResults(), [&](Value r) {
+           return effects.getEffectOnValue<MemoryEffects::Allocate>(r) &&
+                  effects.getEffectOnValue<MemoryEffects::Allocate>(r)
+                          ->getResource() ==
+                      SideEffects::AutomaticAllocationScopeResource::get();
+         })))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !stack.wasInterrupted();
+}
+
+/// The outermost scf.for / scf.parallel ops of `fn` that can be outlined
+/// (canOutline): loops inside no other loop, in program order, and only in
+/// the function's body or in scf control flow (an scf.if, such as loss
+/// scaling's skip-update region, an scf.while, execute_region or
+/// index_switch): a loop in another op's region may use what only that op
+/// provides (a linalg.index in a generic's body) or must keep its effects
+/// (memref.generic_atomic_rmw), and an unknown op may be a symbol table
+/// that a call could not see out of.
 static SmallVector<Operation *> outermostLoops(func::FuncOp fn) {
   SmallVector<Operation *> nests;
   fn.walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isa<scf::ForOp, scf::ParallelOp>(op)) {
-      nests.push_back(op);
+      if (canOutline(op))
+        nests.push_back(op);
       return WalkResult::skip();
     }
+    if (op != fn.getOperation() && op->getNumRegions() &&
+        !isa<scf::IfOp, scf::WhileOp, scf::ExecuteRegionOp, scf::IndexSwitchOp>(
+            op))
+      return WalkResult::skip();
     return WalkResult::advance();
   });
   return nests;

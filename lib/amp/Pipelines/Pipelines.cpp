@@ -606,10 +606,29 @@ void mlir::amp::registerAmpPipelines() {
       [](OpPassManager &pm, const MixedPrecisionOptions &options) {
         buildMixedPrecisionPipeline(pm, options.toConfig());
       });
-  PassPipelineRegistration<LowerToLLVMOptions>(
+  // As PassPipelineRegistration<LowerToLLVMOptions>, plus the option
+  // check: OpenMP's num_threads is an i32, so a larger `threads` wrapped to
+  // a negative count (amp-run refuses more than 256 as well).
+  registerPassPipeline(
       "amp-lower-to-llvm",
       "Lower a (mixed-precision) training step to the LLVM dialect for the CPU",
-      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
-        buildLowerToLLVMPipeline(pm, options.toConfig());
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        std::unique_ptr<LowerToLLVMOptions> options =
+            LowerToLLVMOptions::createFromString(text);
+        if (!options)
+          return failure();
+        constexpr unsigned kMaxThreads = 256;
+        if (options->threads > kMaxThreads)
+          return errorHandler(
+              "amp-lower-to-llvm: threads=" + Twine(options->threads) +
+              ": must be 0 (every core), 1 (no OpenMP) or up "
+              "to " +
+              Twine(kMaxThreads));
+        buildLowerToLLVMPipeline(pm, options->toConfig());
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(LowerToLLVMOptions());
       });
 }

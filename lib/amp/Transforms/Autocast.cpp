@@ -207,7 +207,8 @@ public:
       for (Value result : op->getResults()) {
         if (!retyped.contains(result))
           continue;
-        Type element = cast<RankedTensorType>(result.getType()).getElementType();
+        Type element =
+            cast<RankedTensorType>(result.getType()).getElementType();
         for (OpOperand &use : llvm::make_early_inc_range(result.getUses()))
           if (auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
               extract && extract.getType() != element)
