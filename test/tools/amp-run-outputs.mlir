@@ -11,6 +11,10 @@
 // NODIR-NOT: train loss
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f32 --max-steps=1 --csv=/nonexistent/x.csv 2>&1 | FileCheck %s --check-prefix=NODIR-CSV
 // NODIR-CSV: amp-run: --csv: cannot write '/nonexistent/x.csv': the directory '/nonexistent' does not exist
+// A regular file where the directory should be is named as such:
+// RUN: touch %t/afile
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f32 --max-steps=1 --csv=%t/afile/x.csv 2>&1 | FileCheck %s --check-prefix=NOTDIR-CSV
+// NOTDIR-CSV: amp-run: --csv: cannot write '{{.*}}/afile/x.csv': '{{.*}}/afile' is not a directory
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f32 --max-steps=1 --save-checkpoint=/dev/null/ck 2>&1 | FileCheck %s --check-prefix=NODIR-CKPT
 // NODIR-CKPT: amp-run: --save-checkpoint: cannot write '/dev/null/ck': '/dev/null' is not a directory
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=synthetic --run=f32 --max-steps=1 --dump-state=%t 2>&1 | FileCheck %s --check-prefix=ISDIR

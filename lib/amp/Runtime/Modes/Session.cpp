@@ -171,10 +171,12 @@ static llvm::Error checkOutputFile(llvm::StringRef flag, llvm::StringRef path) {
     llvm::StringRef parent = llvm::sys::path::parent_path(target->path);
     std::string dir = parent.empty() ? "." : parent.str();
     if (!llvm::sys::fs::is_directory(dir))
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "--" + flag + ": cannot write '" + path +
-                                         "': the directory '" + dir +
-                                         "' does not exist");
+      return llvm::createStringError(
+          llvm::inconvertibleErrorCode(),
+          "--" + flag + ": cannot write '" + path + "': " +
+              (llvm::sys::fs::exists(dir)
+                   ? "'" + dir + "' is not a directory"
+                   : "the directory '" + dir + "' does not exist"));
     if (access(dir.c_str(), W_OK) != 0)
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "--" + flag + ": cannot write '" + path +
