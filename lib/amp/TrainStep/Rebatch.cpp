@@ -87,6 +87,7 @@ private:
   void rewriteCollapse(tensor::CollapseShapeOp op);
   void rewriteExpand(tensor::ExpandShapeOp op);
   void rewriteExtract(tensor::ExtractSliceOp op);
+  void rewriteInsert(tensor::InsertSliceOp op);
 
   func::FuncOp model;
   /// The data arguments, each with the batch in dimension 0.
@@ -339,6 +340,53 @@ LogicalResult Rebatcher::visit(Operation *op) {
     for (unsigned i = 0; i < p; ++i)
       q -= dropped.test(i);
     record(slice.getResult(), {BatchDim::Batched, q});
+    return success();
+  }
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    // torch-mlir's ConvTranspose2d (the input inserted with a stride into a
+    // zero tensor) and torch.cat written as insert_slices into an empty
+    // tensor: the source and the destination carry the batch in the same
+    // dimension (a destination that does not, an empty tensor, a splat or
+    // a fill of one, is rebuilt at the new batch), and the slice covers the
+    // whole batch there.
+    for (OpOperand *operand : batchedOperands)
+      if (operand->getOperandNumber() > 1)
+        return error(op) << "'tensor.insert_slice' takes an offset, size or "
+                            "stride from a batched value; it cannot be "
+                            "re-batched";
+    Value src = insert.getSource(), dest = insert.getDest();
+    auto srcIt = dims.find(src);
+    if (srcIt == dims.end() ||
+        insert.getSourceType().getRank() != insert.getType().getRank())
+      return error(op) << "'tensor.insert_slice' inserts a value without the "
+                          "batch, or of a lower rank, into one that carries "
+                          "it ("
+                       << batchOrigin() << "); it cannot be re-batched";
+    BatchDim bd = srcIt->second;
+    unsigned p = bd.pos;
+    auto destIt = dims.find(dest);
+    if (destIt != dims.end()
+            ? destIt->second.kind != bd.kind || destIt->second.pos != p
+            : !isResizable(dest, p))
+      return error(op) << "'tensor.insert_slice' inserts a value that carries "
+                          "the batch in dimension "
+                       << p
+                       << " into one that neither does nor can be rebuilt "
+                          "with it (an empty tensor, a splat or a fill of "
+                          "one); it cannot be re-batched";
+    std::optional<int64_t> offset =
+        getConstantIntValue(insert.getMixedOffsets()[p]);
+    std::optional<int64_t> size =
+        getConstantIntValue(insert.getMixedSizes()[p]);
+    std::optional<int64_t> stride =
+        getConstantIntValue(insert.getMixedStrides()[p]);
+    if (!offset || *offset != 0 || !size || *size != traced || !stride ||
+        *stride != 1 || insert.getType().getDimSize(p) != traced)
+      return error(op) << "'tensor.insert_slice' writes part of dimension " << p
+                       << ", the batch (" << batchOrigin()
+                       << "); only a slice of the whole batch can be "
+                          "re-batched";
+    record(insert.getResult(), bd);
     return success();
   }
   OpOperand *first = batchedOperands.front();
@@ -818,6 +866,23 @@ void Rebatcher::rewriteExtract(tensor::ExtractSliceOp op) {
   op.erase();
 }
 
+void Rebatcher::rewriteInsert(tensor::InsertSliceOp op) {
+  unsigned p = dims.lookup(op.getResult()).pos;
+  Value dest = op.getDest();
+  if (!dims.count(dest))
+    dest = resize(dest, p);
+  OpBuilder b(op);
+  SmallVector<OpFoldResult> sizes = op.getMixedSizes();
+  sizes[p] = batchSizeOfr(b);
+  auto insert = tensor::InsertSliceOp::create(b, op.getLoc(), op.getSource(),
+                                              dest, op.getMixedOffsets(), sizes,
+                                              op.getMixedStrides());
+  dims[insert.getResult()] = dims.lookup(op.getResult());
+  tracedTypes[insert.getResult()] = tracedTypes.lookup(op.getResult());
+  op.getResult().replaceAllUsesWith(insert.getResult());
+  op.erase();
+}
+
 void Rebatcher::rewrite() {
   Block &body = model.getBody().front();
   SmallVector<Operation *> ops;
@@ -843,6 +908,9 @@ void Rebatcher::rewrite() {
     } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
       if (dims.count(slice.getResult()))
         rewriteExtract(slice);
+    } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      if (dims.count(insert.getResult()))
+        rewriteInsert(insert);
     } else {
       // tensor.pad, tensor.concat, elementwise ops: the type follows.
       for (Value result : op->getResults())
