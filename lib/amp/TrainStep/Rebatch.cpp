@@ -163,6 +163,16 @@ static bool usesIndexOf(linalg::LinalgOp op, unsigned loop) {
   return found;
 }
 
+/// The source dimension of `expand`'s result dimension `pos` when that is a
+/// reassociation group of its own; nullopt otherwise.
+static std::optional<unsigned> expandedSource(tensor::ExpandShapeOp expand,
+                                              unsigned pos) {
+  for (auto [i, group] : llvm::enumerate(expand.getReassociationIndices()))
+    if (llvm::is_contained(group, static_cast<int64_t>(pos)))
+      return group.size() == 1 ? std::optional<unsigned>(i) : std::nullopt;
+  return std::nullopt;
+}
+
 bool Rebatcher::isResizable(Value value, unsigned pos) {
   if (dims.count(value))
     return false;
@@ -175,6 +185,12 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
   if (auto constant = dyn_cast<arith::ConstantOp>(def)) {
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     return dense && dense.isSplat();
+  }
+  // An expand_shape that keeps `pos` a dimension of its own (a grouped
+  // convolution's bias init, 1x4x6x6 -> 1x2x2x6x6) of a resizable value.
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+    std::optional<unsigned> src = expandedSource(expand, pos);
+    return src && isResizable(expand.getSrc(), *src);
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
   if (!linalgOp || linalgOp.getNumDpsInits() != 1 || def->getNumResults() != 1)
@@ -725,6 +741,13 @@ Value Rebatcher::resize(Value value, unsigned pos) {
       result =
           linalg::FillOp::create(b, def->getLoc(), scalar, empty).getResult(0);
     }
+  } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
+    Value src = resize(expand.getSrc(), *expandedSource(expand, pos));
+    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
+    shape[pos] = batchSizeOfr(b);
+    b.setInsertionPointAfter(def);
+    result = tensor::ExpandShapeOp::create(
+        b, def->getLoc(), newTy, src, expand.getReassociationIndices(), shape);
   } else {
     auto linalgOp = cast<linalg::LinalgOp>(def);
     OpOperand *init = linalgOp.getDpsInitOperand(0);
