@@ -34,16 +34,17 @@ static bool canOutline(Operation *nest) {
   if (nest->getNumResults() == 0)
     return true;
   WalkResult stack = nest->walk([](Operation *op) {
-    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
-    if (isa<LLVM::AllocaOp>(op) ||
-        (effects && effects.hasEffect<MemoryEffects::Allocate>() &&
-         llvm::any_of(op->getResults(), [&](Value r) {
-           return effects.getEffectOnValue<MemoryEffects::Allocate>(r) &&
-                  effects.getEffectOnValue<MemoryEffects::Allocate>(r)
-                          ->getResource() ==
-                      SideEffects::AutomaticAllocationScopeResource::get();
-         })))
+    // (llvm.alloca declares no effects.)
+    if (isa<LLVM::AllocaOp>(op))
       return WalkResult::interrupt();
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    if (auto iface = dyn_cast<MemoryEffectOpInterface>(op))
+      iface.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &e : effects)
+      if (isa<MemoryEffects::Allocate>(e.getEffect()) &&
+          e.getResource() ==
+              SideEffects::AutomaticAllocationScopeResource::get())
+        return WalkResult::interrupt();
     return WalkResult::advance();
   });
   return !stack.wasInterrupted();

@@ -7,6 +7,7 @@
 #include "amp/Conversion/Passes.h"
 #include "amp/Distributed/Passes.h"
 #include "amp/Support/Counts.h"
+#include "amp/Support/Threads.h"
 #include "amp/Transforms/Passes.h"
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -607,8 +608,7 @@ void mlir::amp::registerAmpPipelines() {
         buildMixedPrecisionPipeline(pm, options.toConfig());
       });
   // As PassPipelineRegistration<LowerToLLVMOptions>, plus the option
-  // check: OpenMP's num_threads is an i32, so a larger `threads` wrapped to
-  // a negative count (amp-run refuses more than 256 as well).
+  // check of `threads` (Support/Threads.h; amp-run's --threads has it too).
   registerPassPipeline(
       "amp-lower-to-llvm",
       "Lower a (mixed-precision) training step to the LLVM dialect for the CPU",
@@ -618,13 +618,12 @@ void mlir::amp::registerAmpPipelines() {
             LowerToLLVMOptions::createFromString(text);
         if (!options)
           return failure();
-        constexpr unsigned kMaxThreads = 256;
-        if (options->threads > kMaxThreads)
+        if (options->threads > kMaxCpuThreads)
           return errorHandler(
               "amp-lower-to-llvm: threads=" + Twine(options->threads) +
               ": must be 0 (every core), 1 (no OpenMP) or up "
               "to " +
-              Twine(kMaxThreads));
+              Twine(kMaxCpuThreads));
         buildLowerToLLVMPipeline(pm, options->toConfig());
         return success();
       },

@@ -12,6 +12,7 @@
 #include "amp/Runtime/SyntheticData.h"
 #include "amp/Support/ModelSource.h"
 #include "amp/Support/OutputFile.h"
+#include "amp/Support/Threads.h"
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -581,13 +582,10 @@ std::optional<int> Session::prepare() {
     return fail("--bf16-dot=on: the bf16 dot-product kernel needs a CPU with "
                 "AVX512_BF16, which this one lacks (auto picks the FMA kernel "
                 "here)");
-  // OpenMP's num_threads is an int, and libomp aborts the process when it
-  // cannot create the threads: a bound well above any core count.
-  constexpr unsigned kMaxThreads = 256;
-  if (r.threads > kMaxThreads)
+  if (r.threads > kMaxCpuThreads)
     return fail("--threads=" + llvm::Twine(r.threads) +
-                ": must be 0 (every core) or 1.." + llvm::Twine(kMaxThreads) +
-                " (this machine has " +
+                ": must be 0 (every core) or 1.." +
+                llvm::Twine(kMaxCpuThreads) + " (this machine has " +
                 llvm::Twine(std::thread::hardware_concurrency()) +
                 " hardware threads)");
 
