@@ -12,7 +12,8 @@ largest |fwd1 - fwd8| and |fwd1 - fwdd| over every output element and the
 largest |fwd1| (so that a zero output is seen), and exits 1 unless both
 differences are 0 (the loops are the same per example, so the numbers are
 bit for bit equal). Elided weights (dense_resource<__elided__>) are
-replaced by a splat 0.0123. Exits 0 with a skip message when MODEL does
+replaced by a splat 0.0123. In a file of `// -----` chunks (a lit test)
+the model is the first chunk. Exits 0 with a skip message when MODEL does
 not exist (../shared/models is not in every checkout).
 """
 import os, re, shutil, subprocess, sys, tempfile
@@ -27,9 +28,10 @@ if not os.path.exists(model):
     print(f"check-rebatch-forward: {model} not found; skipped")
     sys.exit(0)
 work = tempfile.mkdtemp(prefix="check-rebatch-")
-src = open(model).read()
+# A lit test file of --split-input-file chunks: the model is the first.
+src = open(model).read().split("\n// -----\n")[0]
 src = src.replace("dense_resource<__elided__>", "dense<0.0123>")
-src = "\n".join(l for l in src.splitlines() if "ml_program.global" not in l)
+src = "\n".join(l for l in src.splitlines() if "ml_program.global" not in l) + "\n"
 def rebatch(b):
     return subprocess.run([amp_opt, f"--amp-rebatch=batch={b}", "-"], input=src,
                           capture_output=True, text=True, check=True).stdout

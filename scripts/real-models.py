@@ -40,11 +40,13 @@ check. --md=FILE also writes the table as Markdown.
 """
 
 import argparse
+import atexit
 import datetime
 import glob
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -162,6 +164,7 @@ def main():
               "train 20", "llvm", "nvvm"]
     rows, failures = [], 0
     work = tempfile.mkdtemp(prefix="amp-real-models-")
+    atexit.register(shutil.rmtree, work, True)
     for path in models:
         name = os.path.splitext(os.path.basename(path))[0]
         text = open(path).read()

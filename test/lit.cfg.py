@@ -12,6 +12,7 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.amp_obj_root, "test")
 
 config.substitutions.append(("%amp_src_root", config.amp_src_root))
+config.substitutions.append(("%amp_obj_root", config.amp_obj_root))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(
     ("%amp_plugin", os.path.join(config.amp_obj_root, "lib", "libAmpMLIRPlugin.so")))

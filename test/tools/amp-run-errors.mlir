@@ -11,7 +11,11 @@
 // TC: amp-run: --tensor-cores is for --device=cuda
 // TC-NOT: loading
 // RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data-dir=%t.nonexistent 2>&1 | FileCheck %s --check-prefix=DATA
-// DATA: amp-run: {{.*}}nonexistent/train-images-idx3-ubyte.gz: cannot open
+// DATA: amp-run: {{.*}}nonexistent/train-images-idx3-ubyte.gz: cannot open: no such file (install Debian's dataset-fashion-mnist, or pass --data-dir or set AMP_DATA_DIR)
+// A user's IDX directory without the files says which it reads:
+// RUN: not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir --data=idx:%t.noidx 2>&1 | FileCheck %s --check-prefix=IDXDATA
+// IDXDATA: amp-run: {{.*}}noidx/train-images-idx3-ubyte.gz: cannot open: no such file (--data=idx:DIR reads train-images-idx3-ubyte, train-labels-idx1-ubyte, t10k-images-idx3-ubyte and t10k-labels-idx1-ubyte there, each gzip-compressed (.gz) or not)
+// IDXDATA-NOT: dataset-fashion-mnist
 // Without --data-dir, $AMP_DATA_DIR is the default; --data-dir wins over it.
 // RUN: env AMP_DATA_DIR=%t.fromenv not amp-run %amp_src_root/examples/fashion-mnist/mlp.mlir 2>&1 | FileCheck %s --check-prefix=ENVDATA
 // ENVDATA: amp-run: {{.*}}fromenv/train-images-idx3-ubyte.gz: cannot open

@@ -13,11 +13,21 @@ using namespace mlir::amp::runtime;
 
 namespace {
 
-std::string tempDir() {
-  llvm::SmallString<128> dir;
-  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("amp-ckpt", dir));
-  return dir.str().str();
-}
+/// A fresh directory under the system's temporary directory, removed with
+/// everything in it when the test ends.
+class TempDir {
+public:
+  TempDir() {
+    llvm::SmallString<128> dir;
+    EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("amp-ckpt", dir));
+    path = dir.str().str();
+  }
+  ~TempDir() {
+    if (!path.empty())
+      llvm::sys::fs::remove_directories(path);
+  }
+  std::string path;
+};
 
 TEST(Safetensors, RoundTripsTensorsAndMetadata) {
   SafetensorsFile file;
@@ -29,7 +39,8 @@ TEST(Safetensors, RoundTripsTensorsAndMetadata) {
   }
   SafetensorsTensor s{"arg1", "I32", {}, std::vector<char>(4, 1)};
   file.tensors = {w, s};
-  std::string path = tempDir() + "/t.safetensors";
+  TempDir tmp;
+  std::string path = tmp.path + "/t.safetensors";
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
@@ -48,7 +59,8 @@ TEST(Safetensors, RoundTripsTensorsAndMetadata) {
 }
 
 TEST(Safetensors, TruncatedFileIsLocated) {
-  std::string path = tempDir() + "/short.safetensors";
+  TempDir tmp;
+  std::string path = tmp.path + "/short.safetensors";
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
@@ -118,7 +130,8 @@ TEST(Checkpoint, WritesAndReadsThePosition) {
   float scale = 65536;
   std::memcpy(t.bytes.data(), &scale, 4);
   c.state.push_back(t);
-  std::string dir = tempDir() + "/ck";
+  TempDir tmp;
+  std::string dir = tmp.path + "/ck";
   ASSERT_FALSE(static_cast<bool>(writeCheckpoint(c, dir)));
   auto r = readCheckpoint(dir);
   ASSERT_TRUE(static_cast<bool>(r)) << llvm::toString(r.takeError());

@@ -1001,6 +1001,36 @@ def CPUBF16MemoryAsI16 : Pass<"amp-cpu-bf16-memory-as-i16", "ModuleOp"> {
   }];
 }
 
+def CPUBF16IntCastsViaF32
+    : Pass<"amp-cpu-bf16-int-casts-via-f32", "func::FuncOp"> {
+  let summary = "Integer <-> bf16 conversions through f32 (CPU)";
+  let description = [{
+    CPU lowering, on arith before `arith-expand`. `arith.sitofp` and
+    `arith.uitofp` to bf16 (scalars and vectors) become the same conversion
+    to f32 and an `arith.truncf` to bf16; `arith.fptosi` and `arith.fptoui`
+    of bf16 become an `arith.extf` to f32 and the same conversion.
+    `arith-expand` then rounds the truncf in integer ops (or LLVM with one
+    `vcvtneps2bf16` where the step uses AVX512_BF16).
+
+    Why: autocast gives a mask's `x.float()` (`arith.uitofp` of an i1) or a
+    position's `sitofp` feeding a bf16 contraction the bf16 type, and the
+    canonicalizer folds `truncf(uitofp x)` into `uitofp x : i1 to bf16`.
+    Without AVX512_BF16, LLVM converts an integer to bf16 through f32 and a
+    call of `__truncsfbf2`, which the JIT does not resolve: the bf16 step
+    failed to load ("Symbols not found: [ __truncsfbf2 ]") while f32 and
+    f16 ran.
+
+    Numerics: an integer of at most 24 significant bits (i1, i8, i16, and
+    any i32 / i64 below 2^24 in magnitude: masks, token positions) is
+    exact in f32, so the result is the one rounding to bf16 (nearest, ties
+    to even) that a direct conversion gives; a larger one is rounded twice
+    (to f32, then to bf16) and may differ from it by one bf16 ulp on a
+    tie. bf16 -> f32 is exact, so the conversions to integers are
+    unchanged.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def CheckLLVMLowering : Pass<"amp-check-llvm-lowering", "ModuleOp"> {
   let summary = "Fail on any op that the LLVM lowering left behind";
   let description = [{

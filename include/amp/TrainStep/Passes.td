@@ -227,7 +227,12 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     every dimension it indexes is batched), tensor.pad (not padding the
     batch), tensor.collapse_shape / expand_shape (the batch a group of its
     own, or with unit dimensions), tensor.concat (not along the batch),
-    tensor.extract_slice (all of the batch), elementwise arith and math ops.
+    tensor.extract_slice (all of the batch), tensor.insert_slice over the
+    whole batch (the destination init is rebuilt), elementwise arith and math
+    ops, and a gather in a linalg body (`tensor.extract` of a batched value
+    whose batch index is `linalg.index` of a loop over the whole batch, used
+    for nothing else: torch-mlir's nearest upsampling); that loop is the
+    batch loop.
     An init or broadcast operand the batch loop indexes (`tensor.empty`,
     `linalg.fill` of one, a splat constant, a linalg op broadcasting along
     that dimension) is rebuilt at the new size (`tensor.dim` of the input
@@ -240,8 +245,9 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     'linalg.matmul' contracts over the batch dimension ..."): a reduction or
     contraction over the batch, two operands whose batches different loops
     read, a collapse or expand that merges or splits the batch with other
-    dimensions (a flatten across the batch), a pad, concat or slice along
-    the batch, an operand of the traced batch size that does not derive
+    dimensions (a flatten across the batch), a pad, concat, slice or insert
+    of part of the batch, a gather whose batch index is not a loop over the
+    whole batch, an operand of the traced batch size that does not derive
     from the input, an op that takes a batched value and is not one of the
     above, a result whose dimension 0 is not the batch, a dynamic traced
     batch re-batched to a size, an invalid `batch=` value, and a function

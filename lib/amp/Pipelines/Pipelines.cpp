@@ -551,6 +551,8 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   // with AVX512_BF16) left to LLVM, which rounds with one
   // `vcvtneps2bf16` per 16 lanes instead of about ten integer
   // instructions, and flushes denormals as the dot kernel does.
+  // (Integer <-> bf16 conversions first: through f32 and a cast.)
+  pm.addNestedPass<func::FuncOp>(createCPUBF16IntCastsViaF32());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = !config.bf16Dot.value_or(false);
   pm.addPass(arith::createArithExpandOpsPass(expand));

@@ -39,9 +39,7 @@ llvm::Expected<std::pair<std::vector<int64_t>, std::vector<uint8_t>>>
 mlir::amp::runtime::readIdxFile(const std::string &path) {
   GzFile in(path);
   if (!in.file)
-    return idxError(path, "cannot open (install Debian's "
-                          "dataset-fashion-mnist, or pass --data-dir or set "
-                          "AMP_DATA_DIR)");
+    return idxError(path, "cannot open");
   unsigned char magic[4];
   if (!in.read(magic, 4))
     return idxError(path, "truncated IDX header");

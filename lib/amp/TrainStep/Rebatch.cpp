@@ -73,7 +73,10 @@ private:
   /// keeping its traced type, and erases it.
   void replaceReshape(Operation *op, Value replacement, BatchDim bd);
   LogicalResult visit(Operation *op);
-  LogicalResult visitLinalg(linalg::LinalgOp op);
+  /// `gathers`: the `tensor.extract`s in `op`'s body that read a value
+  /// carrying the batch (torch-mlir's nearest upsampling, index_select).
+  LogicalResult visitLinalg(linalg::LinalgOp op,
+                            ArrayRef<tensor::ExtractOp> gathers);
   LogicalResult visitCollapse(tensor::CollapseShapeOp op, BatchDim src);
   LogicalResult visitExpand(tensor::ExpandShapeOp op, BatchDim src);
   bool isResizable(Value value, unsigned pos);
@@ -163,6 +166,26 @@ static bool usesIndexOf(linalg::LinalgOp op, unsigned loop) {
   return found;
 }
 
+/// Whether every use of `linalg.index loop` in `op`'s body is the index of
+/// the batch dimension (`dims`) of one of `gathers`: the op then reads each
+/// example's own slice, as a batch loop of its own would.
+static bool indexReadsOnlyBatches(linalg::LinalgOp op, unsigned loop,
+                                  ArrayRef<tensor::ExtractOp> gathers,
+                                  const llvm::DenseMap<Value, BatchDim> &dims) {
+  bool only = true;
+  op->walk([&](linalg::IndexOp index) {
+    if (index.getDim() != loop)
+      return;
+    for (OpOperand &use : index->getUses()) {
+      auto extract = dyn_cast<tensor::ExtractOp>(use.getOwner());
+      only &=
+          extract && llvm::is_contained(gathers, extract) &&
+          use.getOperandNumber() == 1 + dims.lookup(extract.getTensor()).pos;
+    }
+  });
+  return only;
+}
+
 /// The source dimension of `expand`'s result dimension `pos` when that is a
 /// reassociation group of its own; nullopt otherwise.
 static std::optional<unsigned> expandedSource(tensor::ExpandShapeOp expand,
@@ -247,12 +270,23 @@ LogicalResult Rebatcher::visit(Operation *op) {
   });
   if (batchedOperands.empty())
     return success();
-  for (OpOperand *operand : batchedOperands)
-    if (operand->getOwner() != op)
-      return error(operand->getOwner())
-             << "'" << operand->getOwner()->getName() << "' inside '"
-             << op->getName() << "' reads a value that carries the batch ("
-             << batchOrigin() << "); it would read across examples";
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  SmallVector<tensor::ExtractOp> gathers;
+  for (OpOperand *operand : batchedOperands) {
+    if (operand->getOwner() == op)
+      continue;
+    // A gather in a linalg body: visitLinalg checks its batch index.
+    auto extract = dyn_cast<tensor::ExtractOp>(operand->getOwner());
+    if (linalgOp && extract && extract->getParentOp() == op &&
+        operand->get() == extract.getTensor()) {
+      gathers.push_back(extract);
+      continue;
+    }
+    return error(operand->getOwner())
+           << "'" << operand->getOwner()->getName() << "' inside '"
+           << op->getName() << "' reads a value that carries the batch ("
+           << batchOrigin() << "); it would read across examples";
+  }
 
   auto record = [&](Value result, BatchDim bd) {
     dims[result] = bd;
@@ -268,8 +302,8 @@ LogicalResult Rebatcher::visit(Operation *op) {
     return success();
   };
 
-  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-    return visitLinalg(linalgOp);
+  if (linalgOp)
+    return visitLinalg(linalgOp, gathers);
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op))
     return visitCollapse(collapse, single());
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
@@ -412,7 +446,8 @@ LogicalResult Rebatcher::visit(Operation *op) {
                    << op->getName() << "' treats it";
 }
 
-LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
+LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
+                                     ArrayRef<tensor::ExtractOp> gathers) {
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   SmallVector<utils::IteratorType> iters = op.getIteratorTypesArray();
   std::optional<unsigned> loop;
@@ -459,6 +494,42 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
                        << "; only a loop of its own keeps examples apart, so "
                           "it cannot be re-batched";
     }
+  }
+  // A gather reads each example's own slice when the index of its batch
+  // dimension is linalg.index of the loop that carries the batch.
+  for (tensor::ExtractOp extract : gathers) {
+    BatchDim bd = dims.lookup(extract.getTensor());
+    if (bd.kind == BatchDim::Squeezed)
+      return flattenError(bd, extract);
+    auto index = extract.getIndices()[bd.pos].getDefiningOp<linalg::IndexOp>();
+    if (!index || index->getParentOp() != op)
+      return error(extract)
+             << "'tensor.extract' inside '" << op->getName()
+             << "' reads dimension " << bd.pos
+             << " of a value that carries the batch (" << batchOrigin()
+             << ") at an index other than linalg.index of a loop of the op; "
+                "it would read across examples";
+    if (loop && *loop != index.getDim())
+      return error(extract)
+             << "'tensor.extract' inside '" << op->getName()
+             << "' reads the batch (" << batchOrigin() << ") at loop d"
+             << index.getDim() << ", but "
+             << (loopFrom ? "operand #" +
+                                std::to_string(loopFrom->getOperandNumber())
+                          : std::string("another read"))
+             << " reads it with loop d" << *loop
+             << ", so the model mixes examples; it cannot be re-batched";
+    loop = index.getDim();
+    // The loop must visit every example: one that runs over fewer reads
+    // part of the batch.
+    int64_t range = op.getStaticLoopRanges()[*loop];
+    if (!ShapedType::isDynamic(range) && range != traced)
+      return error(op) << "'" << op->getName() << "' gathers the batch ("
+                       << batchOrigin() << ") with loop d" << *loop
+                       << ", which runs over " << range
+                       << (range == 1 ? " example" : " examples")
+                       << ", not the " << traced
+                       << " it was traced with; it cannot be re-batched";
   }
   if (!loop) {
     // Traced at batch 1: a broadcast of the batch (constant 0, or squeezed
@@ -507,7 +578,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op) {
                      << batchOrigin() << ", loop d" << l
                      << " of the op), so the model mixes examples; it cannot "
                         "be re-batched";
-  if (usesIndexOf(op, l))
+  if (usesIndexOf(op, l) && !indexReadsOnlyBatches(op, l, gathers, dims))
     return error(op) << "'" << op->getName() << "' reads linalg.index " << l
                      << ", the position in the batch (" << batchOrigin()
                      << "); it cannot be re-batched";

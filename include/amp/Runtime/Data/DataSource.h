@@ -56,8 +56,10 @@ std::vector<std::string> dataSourceFiles(llvm::StringRef spec,
 
 /// The IDX files of `dir` (IdxSource.cpp): train-images-idx3-ubyte and
 /// train-labels-idx1-ubyte, t10k-images-idx3-ubyte and
-/// t10k-labels-idx1-ubyte, each gzip-compressed (`.gz`) or not.
-std::unique_ptr<DataSource> createIdxSource(std::string dir);
+/// t10k-labels-idx1-ubyte, each gzip-compressed (`.gz`) or not. A missing
+/// file is reported with `missingHint` (how to get the files).
+std::unique_ptr<DataSource> createIdxSource(std::string dir,
+                                            std::string missingHint);
 
 /// NumPy `.npy` files (NpySource.cpp): inputs of shape (N, ...) in float32,
 /// float64 or uint8 (scaled by 1/255 as IDX images are); labels of shape

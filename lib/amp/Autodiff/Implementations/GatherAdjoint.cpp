@@ -20,6 +20,17 @@
 // negative id is out of range too); the forward's tensor.extract of it
 // stays undefined behaviour.
 //
+// The same scatter differentiates a masked window sum of gathered elements
+// (amp::getSummedGather: torch-mlir's adaptive_avg_pool2d at output sizes
+// that do not divide the input's), D then including the window's reduction
+// loops:
+//
+//   out[M_o(d)] += mask(d) ? T[i(d)] : 0   =>   dT[i(d)] += mask(d) ?
+//   dout[M_o(d)] : 0
+//
+// and the init's gradient is dout (torch's adaptive_avg_pool2d_backward
+// spreads each output's gradient over its window the same way).
+//
 //===----------------------------------------------------------------------===//
 
 #include "StructuredAdjoint.h"
@@ -67,20 +78,25 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
   if (!op)
     return false;
   tensor::ExtractOp gather = getYieldedGather(op);
+  std::optional<SummedGather> summed;
+  if (!gather && (summed = getSummedGather(op)))
+    gather = summed->extract;
   if (!gather || !state.isActive(gather.getTensor()))
     return false;
   Location loc = op.getLoc();
   Value table = gather.getTensor();
+  OpOperand *init = op.getDpsInitOperand(0);
   // The indices must not depend on differentiated values: the body's other
   // reads are integer inputs (the ids) and linalg.index.
-  if (op.getNumReductionLoops() != 0)
+  if (op.getNumReductionLoops() != 0 && !summed)
     return op->emitError() << "amp-differentiate: this gather (tensor.extract "
                               "of a differentiated tensor from outside the "
                               "body) also reduces; only a gather over "
-                              "parallel dimensions (an embedding lookup) is "
-                              "differentiated";
+                              "parallel dimensions (an embedding lookup) or "
+                              "a masked sum of gathered elements (adaptive "
+                              "average pooling) is differentiated";
   for (OpOperand *operand : op.getOpOperandsMatchingBBargs())
-    if (state.isActive(operand->get()) &&
+    if (state.isActive(operand->get()) && !(summed && operand == init) &&
         op.payloadUsesValueFromOperand(operand))
       return op->emitError()
              << "amp-differentiate: this gather (tensor.extract of a "
@@ -101,6 +117,10 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
   Value cotangent = state.getCotangent(b, op->getResult(0));
   if (!cotangent)
     return true;
+  // A sum adds the gathered elements to its init: the init's gradient is
+  // the output's.
+  if (summed && state.isActive(init->get()))
+    state.addCotangent(init->get(), cotangent);
   AffineMap outMap = op.getIndexingMapMatchingResult(op->getResult(0));
   if (!isDimOrConstantMap(outMap))
     return op->emitError() << "amp-differentiate: the gather's output has an "
@@ -121,6 +141,8 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
   llvm::SetVector<Operation *> needed;
   SmallVector<Value> work(gather.getIndices().begin(),
                           gather.getIndices().end());
+  if (summed && summed->mask)
+    work.push_back(summed->mask);
   while (!work.empty()) {
     Value v = work.pop_back_val();
     auto arg = dyn_cast<BlockArgument>(v);
@@ -177,8 +199,16 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
         Value seed = tensor::ExtractOp::create(nb, l, cotangent,
                                                *indicesAt(nb, l, outMap, ivs));
         // An index outside the table adds nothing (the forward's read of it
-        // is undefined; a write there would corrupt memory).
+        // is undefined; a write there would corrupt memory); nor does an
+        // element a summed gather's mask leaves out.
         Value inside;
+        if (summed && summed->mask) {
+          inside = mapping.lookupOrDefault(summed->mask);
+          if (summed->maskNegated)
+            inside = arith::XOrIOp::create(
+                nb, l, inside,
+                arith::ConstantOp::create(nb, l, nb.getBoolAttr(true)));
+        }
         for (auto [d, index] : llvm::enumerate(at)) {
           Value size = tensor::DimOp::create(nb, l, acc[0], d);
           Value ok = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult,

@@ -524,8 +524,9 @@ LogicalResult StructuredAdjoint::build() {
              << " from outside with tensor.extract and computes with what "
                 "it reads instead of yielding one element; only a gather "
                 "whose body yields the element it reads (an embedding "
-                "lookup) is differentiated: do each lookup in a generic of "
-                "its own and the arithmetic in the next";
+                "lookup) or adds it, masked, to the output (adaptive "
+                "average pooling) is differentiated: do each lookup in a "
+                "generic of its own and the arithmetic in the next";
   if (failed(collectOutputs()))
     return failure();
   if (outputs.empty())

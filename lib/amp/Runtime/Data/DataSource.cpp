@@ -30,11 +30,17 @@ llvm::Expected<std::unique_ptr<DataSource>>
 mlir::amp::runtime::parseDataSource(llvm::StringRef spec,
                                     const std::string &dataDir) {
   if (spec == "fashion-mnist")
-    return createIdxSource(fashionMnistDir(dataDir));
+    return createIdxSource(fashionMnistDir(dataDir),
+                           "install Debian's dataset-fashion-mnist, or pass "
+                           "--data-dir or set AMP_DATA_DIR");
   if (spec.consume_front("idx:")) {
     if (spec.empty())
       return makeError("--data=idx:DIR: give the directory of the IDX files");
-    return createIdxSource(spec.str());
+    return createIdxSource(
+        spec.str(), "--data=idx:DIR reads train-images-idx3-ubyte, "
+                    "train-labels-idx1-ubyte, t10k-images-idx3-ubyte and "
+                    "t10k-labels-idx1-ubyte there, each gzip-compressed "
+                    "(.gz) or not");
   }
   if (spec.consume_front("npy:")) {
     llvm::SmallVector<llvm::StringRef> parts;

@@ -14,7 +14,8 @@ using namespace mlir::amp::runtime;
 namespace {
 class IdxSource : public DataSource {
 public:
-  explicit IdxSource(std::string dir) : dir(std::move(dir)) {}
+  IdxSource(std::string dir, std::string missingHint)
+      : dir(std::move(dir)), missingHint(std::move(missingHint)) {}
   llvm::Expected<DataSplits> load(const RunPlan &plan,
                                   llvm::raw_ostream &log) override;
 
@@ -32,7 +33,7 @@ private:
   }
   llvm::Expected<Dataset> split(const RunPlan &plan, const char *prefix,
                                 llvm::raw_ostream &log);
-  std::string dir;
+  std::string dir, missingHint;
 };
 } // namespace
 
@@ -41,6 +42,11 @@ llvm::Expected<Dataset> IdxSource::split(const RunPlan &plan,
                                          llvm::raw_ostream &log) {
   std::string images = file(std::string(prefix) + "-images-idx3-ubyte", log);
   std::string labels = file(std::string(prefix) + "-labels-idx1-ubyte", log);
+  for (const std::string &path : {images, labels})
+    if (!llvm::sys::fs::exists(path))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     path + ": cannot open: no such file (" +
+                                         missingHint + ")");
   auto ds = loadIdxDataset(images, labels);
   if (!ds)
     return ds.takeError();
@@ -74,6 +80,6 @@ llvm::Expected<DataSplits> IdxSource::load(const RunPlan &plan,
 }
 
 std::unique_ptr<DataSource>
-mlir::amp::runtime::createIdxSource(std::string dir) {
-  return std::make_unique<IdxSource>(std::move(dir));
+mlir::amp::runtime::createIdxSource(std::string dir, std::string missingHint) {
+  return std::make_unique<IdxSource>(std::move(dir), std::move(missingHint));
 }
