@@ -219,9 +219,20 @@ LogicalResult Analysis::visitOp(Operation *op) {
   }
   // Sums and products of a known zero stay known zeros below (a weight's
   // gradient through a zero initial state, x0^T dY with x0 a zero fill).
-  bool zeroIn = llvm::is_contained(in, Degree::Zero) &&
-                isa<arith::AddFOp, arith::SubFOp, arith::MulFOp, arith::NegFOp,
-                    arith::ExtFOp, arith::TruncFOp, math::FmaOp>(op);
+  // So do quotients of one, selects of two, and slices, inserts and
+  // reshapes of them (an LSTM's fused gates: the gradient of the forget
+  // gate, which multiplies c0 = 0, through the sigmoid's derivative and
+  // inserted into zeros).
+  bool movesData =
+      isa<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ExpandShapeOp,
+          tensor::CollapseShapeOp, tensor::CastOp, tensor::ExtractOp,
+          tensor::InsertOp, tensor::FromElementsOp, tensor::SplatOp,
+          tensor::ConcatOp, tensor::ReshapeOp, tensor::PadOp>(op);
+  bool zeroIn =
+      llvm::is_contained(in, Degree::Zero) &&
+      (movesData || isa<arith::AddFOp, arith::SubFOp, arith::MulFOp,
+                        arith::DivFOp, arith::NegFOp, arith::ExtFOp,
+                        arith::TruncFOp, arith::SelectOp, math::FmaOp>(op));
   if (isa<amp::CountUnderflowOp>(op) || !anyScaled) {
     // No seed dependence here: results are seed-free (region ops are still
     // walked, their bodies may capture the backward).
@@ -282,6 +293,20 @@ LogicalResult Analysis::visitOp(Operation *op) {
     auto [d, why] = sumOf({product, in[2]});
     if (why != Break::None)
       return fail(Break::Mixed, "the addend of the fma");
+    return setAll(d);
+  }
+  // Tensor ops that move data: their float operands are joined.
+  if (movesData) {
+    SmallVector<Degree> data;
+    for (auto [v, d] : llvm::zip(op->getOperands(), in))
+      if (isa<FloatType>(getElementTypeOrSelf(v.getType())))
+        data.push_back(d);
+    if (auto pad = dyn_cast<tensor::PadOp>(op))
+      if (Value padding = pad.getConstantPaddingValue())
+        data.push_back(degreeOf(padding));
+    auto [d, why] = sumOf(data);
+    if (why != Break::None)
+      return fail(Break::Mixed, "seed-free data");
     return setAll(d);
   }
   // Shape queries read no element: a dynamic batch's size read off a
@@ -356,23 +381,6 @@ LogicalResult Analysis::visitOp(Operation *op) {
     return setAll(Degree::Free);
   }
 
-  // Tensor ops that move data: their float operands are joined.
-  if (isa<tensor::ExtractSliceOp, tensor::InsertSliceOp, tensor::ExpandShapeOp,
-          tensor::CollapseShapeOp, tensor::CastOp, tensor::ExtractOp,
-          tensor::InsertOp, tensor::FromElementsOp, tensor::SplatOp,
-          tensor::ConcatOp, tensor::ReshapeOp, tensor::PadOp>(op)) {
-    SmallVector<Degree> data;
-    for (auto [v, d] : llvm::zip(op->getOperands(), in))
-      if (isa<FloatType>(getElementTypeOrSelf(v.getType())))
-        data.push_back(d);
-    if (auto pad = dyn_cast<tensor::PadOp>(op))
-      if (Value padding = pad.getConstantPaddingValue())
-        data.push_back(degreeOf(padding));
-    auto [d, why] = sumOf(data);
-    if (why != Break::None)
-      return fail(Break::Mixed, "seed-free data");
-    return setAll(d);
-  }
   // A sum, maximum or minimum over the ranks of one value
   // (amp-data-parallel): every rank's term has the value's degree, and S > 0
   // keeps the order.
