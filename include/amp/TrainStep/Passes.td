@@ -235,7 +235,8 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     batch loop.
     An init or broadcast operand the batch loop indexes (`tensor.empty`,
     `linalg.fill` of one, a splat constant, a linalg op broadcasting along
-    that dimension) is rebuilt at the new size (`tensor.dim` of the input
+    that dimension or whose inputs along it are such values, an insert of
+    one into another over that whole dimension) is rebuilt at the new size (`tensor.dim` of the input
     for a dynamic batch); a size-1 input is broadcast. Traced at batch 1,
     torch-mlir's size-1 broadcasts of the batch (`(d0, d1) -> (0, d1)`) and
     its collapse of the batch before a broadcast re-adds it (matmul's batch

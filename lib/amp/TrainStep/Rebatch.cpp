@@ -196,6 +196,24 @@ static std::optional<unsigned> expandedSource(tensor::ExpandShapeOp expand,
   return std::nullopt;
 }
 
+/// The source dimension of `insert`'s dimension `pos` when the insert
+/// covers all of it (offset 0, stride 1, the source's size equal to the
+/// destination's, no rank reduction); nullopt otherwise.
+static std::optional<unsigned> insertedSource(tensor::InsertSliceOp insert,
+                                              unsigned pos) {
+  if (insert.getSourceType().getRank() != insert.getType().getRank())
+    return std::nullopt;
+  std::optional<int64_t> offset =
+      getConstantIntValue(insert.getMixedOffsets()[pos]);
+  std::optional<int64_t> stride =
+      getConstantIntValue(insert.getMixedStrides()[pos]);
+  int64_t size = insert.getSourceType().getDimSize(pos);
+  if (offset != 0 || stride != 1 || ShapedType::isDynamic(size) ||
+      size != insert.getType().getDimSize(pos))
+    return std::nullopt;
+  return pos;
+}
+
 bool Rebatcher::isResizable(Value value, unsigned pos) {
   if (dims.count(value))
     return false;
@@ -215,19 +233,34 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
     std::optional<unsigned> src = expandedSource(expand, pos);
     return src && isResizable(expand.getSrc(), *src);
   }
+  // An insert over the whole of `pos` of a resizable value into one (a ViT's
+  // class token broadcast over the batch, inserted into the empty tensor
+  // the patches are inserted into next).
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+    std::optional<unsigned> src = insertedSource(insert, pos);
+    return src && isResizable(insert.getSource(), *src) &&
+           isResizable(insert.getDest(), pos);
+  }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
   if (!linalgOp || linalgOp.getNumDpsInits() != 1 || def->getNumResults() != 1)
     return false;
-  // A broadcast along `pos`: no input reads the loop that writes it.
+  // The same along `pos`: every input that reads the loop that writes it is
+  // resizable there (a broadcast reads none; zeros(B, H) @ W + b, an RNN's
+  // zero state through its first matmul, reads a fill).
   OpOperand *init = linalgOp.getDpsInitOperand(0);
   auto loop = dyn_cast<AffineDimExpr>(
       linalgOp.getMatchingIndexingMap(init).getResult(pos));
   if (!loop || linalgOp.getIteratorTypesArray()[loop.getPosition()] !=
                    utils::IteratorType::parallel)
     return false;
-  for (OpOperand *in : linalgOp.getDpsInputOperands())
-    if (linalgOp.getMatchingIndexingMap(in).isFunctionOfDim(loop.getPosition()))
+  for (OpOperand *in : linalgOp.getDpsInputOperands()) {
+    AffineMap map = linalgOp.getMatchingIndexingMap(in);
+    if (!map.isFunctionOfDim(loop.getPosition()))
+      continue;
+    std::optional<unsigned> q = map.getResultPosition(loop);
+    if (!q || !isResizable(in->get(), *q))
       return false;
+  }
   if (usesIndexOf(linalgOp, loop.getPosition()))
     return false;
   return isResizable(init->get(), pos);
@@ -819,12 +852,31 @@ Value Rebatcher::resize(Value value, unsigned pos) {
     b.setInsertionPointAfter(def);
     result = tensor::ExpandShapeOp::create(
         b, def->getLoc(), newTy, src, expand.getReassociationIndices(), shape);
+  } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
+    Value src = resize(insert.getSource(), pos);
+    Value dest = resize(insert.getDest(), pos);
+    SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
+    sizes[pos] = batchSizeOfr(b);
+    b.setInsertionPointAfter(def);
+    result = tensor::InsertSliceOp::create(b, def->getLoc(), src, dest,
+                                           insert.getMixedOffsets(), sizes,
+                                           insert.getMixedStrides());
   } else {
     auto linalgOp = cast<linalg::LinalgOp>(def);
     OpOperand *init = linalgOp.getDpsInitOperand(0);
+    auto loop = cast<AffineDimExpr>(
+        linalgOp.getMatchingIndexingMap(init).getResult(pos));
+    // The inputs that read the loop, rebuilt at the new size too.
+    SmallVector<std::pair<unsigned, Value>> inputs;
+    for (OpOperand *in : linalgOp.getDpsInputOperands())
+      if (std::optional<unsigned> q =
+              linalgOp.getMatchingIndexingMap(in).getResultPosition(loop))
+        inputs.push_back({in->getOperandNumber(), resize(in->get(), *q)});
     Value newInit = resize(init->get(), pos);
     b.setInsertionPointAfter(def);
     Operation *clone = b.clone(*def);
+    for (auto [n, v] : inputs)
+      clone->setOperand(n, v);
     clone->setOperand(init->getOperandNumber(), newInit);
     clone->getResult(0).setType(newInit.getType());
     result = clone->getResult(0);
