@@ -212,7 +212,7 @@ func.func @gather_scaled(%table: tensor<4x2xf64>, %ids: tensor<3xindex>, %s: ten
   %e = tensor.empty() : tensor<f64>
   %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
   %e2 = tensor.empty() : tensor<3x2xf64>
-  // expected-error @below {{amp-differentiate: the body reads the tensor 'tensor<4x2xf64>' from outside with tensor.extract and computes with what it reads instead of yielding one element; only a gather whose body yields the element it reads (an embedding lookup) or adds it, masked, to the output (adaptive average pooling) is differentiated: do each lookup in a generic of its own and the arithmetic in the next}}
+  // expected-error @below {{amp-differentiate: this gather (tensor.extract of a differentiated tensor from outside the body) also reads the differentiated operand #1 in its body; only a body that reads differentiated values through its gathered elements alone (an embedding lookup, bilinear upsampling, adaptive average pooling) is differentiated}}
   %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%ids, %s : tensor<3xindex>, tensor<3xf64>) outs(%e2 : tensor<3x2xf64>) {
   ^bb0(%id: index, %sc: f64, %o: f64):
@@ -232,7 +232,7 @@ func.func @gather_index_from_float(%table: tensor<4x2xf64>, %pos: tensor<3xf64>)
   %e = tensor.empty() : tensor<f64>
   %i = linalg.fill ins(%zero : f64) outs(%e : tensor<f64>) -> tensor<f64>
   %e2 = tensor.empty() : tensor<3x2xf64>
-  // expected-error @below {{amp-differentiate: this gather (tensor.extract of a differentiated tensor from outside the body) also reads the differentiated operand #0 in its body; only a body that yields the gathered element (an embedding lookup) is differentiated}}
+  // expected-error @below {{amp-differentiate: this gather (tensor.extract of a differentiated tensor from outside the body) also reads the differentiated operand #0 in its body; only a body that reads differentiated values through its gathered elements alone (an embedding lookup, bilinear upsampling, adaptive average pooling) is differentiated}}
   %rows = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]}
       ins(%pos : tensor<3xf64>) outs(%e2 : tensor<3x2xf64>) {
   ^bb0(%p: f64, %o: f64):

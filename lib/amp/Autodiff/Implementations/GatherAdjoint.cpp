@@ -31,6 +31,17 @@
 // and the init's gradient is dout (torch's adaptive_avg_pool2d_backward
 // spreads each output's gradient over its window the same way).
 //
+// And a linear combination of several gathered elements (linearGathers:
+// torch-mlir's upsample_bilinear2d reads four and yields their weighted
+// sum), the weights w_k(d) computed in the body from linalg.index:
+//
+//   out[M_o(d)] = sum_k w_k(d) T[i_k(d)] + c(d)
+//     =>   dT[i_k(d)] += w_k(d) dout[M_o(d)]   for k in order, every d
+//
+// w_k(d) is the body cloned with element k set to 1 and the others to 0,
+// less the body with all of them 0 (c(d) cancels); CSE shares the index
+// arithmetic of the clones (PyTorch: upsample_bilinear2d_backward).
+//
 //===----------------------------------------------------------------------===//
 
 #include "StructuredAdjoint.h"
@@ -71,6 +82,120 @@ static bool isDimOrConstantMap(AffineMap map) {
   });
 }
 
+/// The extracts of a differentiated tensor captured by `op`'s body when the
+/// body's yield is a linear function of them (sums, differences, negations,
+/// products and quotients by values that do not depend on them, selects on
+/// conditions that do not), the output's block argument unread and no
+/// reduction loop: torch-mlir's upsample_bilinear2d, out = sum_k w_k(d) *
+/// T[i_k(d)]. Empty when the body reads no differentiated tensor so; a
+/// located error where it computes with what it reads otherwise.
+static FailureOr<SmallVector<tensor::ExtractOp>>
+linearGathers(linalg::GenericOp op, AdjointState &state) {
+  Block *body = op.getBody();
+  SmallVector<tensor::ExtractOp> terms;
+  for (auto extract : body->getOps<tensor::ExtractOp>())
+    if (!op->getRegion(0).isAncestor(extract.getTensor().getParentRegion()) &&
+        state.isActive(extract.getTensor()))
+      terms.push_back(extract);
+  if (terms.empty() || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      op.payloadUsesValueFromOperand(op.getDpsInitOperand(0)))
+    return SmallVector<tensor::ExtractOp>();
+  Value table = terms.front().getTensor();
+  llvm::DenseSet<Value> dependent;
+  for (tensor::ExtractOp term : terms) {
+    if (term.getTensor() != table)
+      return SmallVector<tensor::ExtractOp>();
+    dependent.insert(term.getResult());
+  }
+  auto isDep = [&](Value v) { return dependent.contains(v); };
+  for (Operation &inner : body->without_terminator()) {
+    if (llvm::none_of(inner.getOperands(), isDep))
+      continue;
+    bool ok = false;
+    if (isa<arith::AddFOp, arith::SubFOp, arith::NegFOp>(inner))
+      ok = true;
+    else if (isa<arith::MulFOp>(inner))
+      ok = !(isDep(inner.getOperand(0)) && isDep(inner.getOperand(1)));
+    else if (isa<arith::DivFOp>(inner))
+      ok = !isDep(inner.getOperand(1));
+    else if (auto select = dyn_cast<arith::SelectOp>(inner))
+      ok = !isDep(select.getCondition());
+    if (!ok)
+      return inner.emitError()
+             << "amp-differentiate: this op computes non-linearly with "
+                "elements that its linalg.generic gathers with "
+                "tensor.extract from a differentiated tensor; a gather is "
+                "differentiated when its output is a linear combination of "
+                "them (an embedding lookup, bilinear upsampling) or their "
+                "masked sum (adaptive average pooling)";
+    for (Value r : inner.getResults())
+      dependent.insert(r);
+  }
+  for (Operation &inner : body->without_terminator())
+    if (!isPure(&inner) || inner.getNumRegions() != 0)
+      return inner.emitError()
+             << "amp-differentiate: this gather's body has an op with side "
+                "effects or regions; only pure arithmetic is differentiated";
+  return terms;
+}
+
+/// One iteration of a linear gather's scatter-add (linearGathers): with the
+/// body's other values in `mapping` (cloned at this iteration), each
+/// gathered element's weight w_k is the body evaluated with that element 1
+/// and the others 0, less the body with all 0; adds w_k * `seed` to `acc`
+/// at the element's indices, in the order of the extracts, where they are
+/// inside the table. Returns the new `acc`.
+static Value scatterLinear(OpBuilder &nb, Location l, linalg::GenericOp op,
+                           ArrayRef<tensor::ExtractOp> terms,
+                           const IRMapping &mapping, Value seed, Value acc) {
+  Block *body = op.getBody();
+  Value result = body->getTerminator()->getOperand(0);
+  Type elemType = result.getType();
+  auto evaluate = [&](int unit) {
+    IRMapping m = mapping;
+    for (auto [k, term] : llvm::enumerate(terms))
+      m.map(tensor::ExtractOp(term).getResult(),
+            arith::ConstantOp::create(
+                nb, l, nb.getFloatAttr(elemType, int(k) == unit ? 1.0 : 0.0)));
+    for (Operation &inner : body->without_terminator())
+      if (!m.contains(inner.getResult(0)) && !isa<linalg::IndexOp>(inner))
+        nb.clone(inner, m);
+    return m.lookupOrDefault(result);
+  };
+  Value none = evaluate(-1);
+  for (auto [k, t] : llvm::enumerate(terms)) {
+    tensor::ExtractOp term = t;
+    Value weight =
+        arith::SubFOp::create(nb, l, evaluate(int(k)), none).getResult();
+    Value add = arith::MulFOp::create(nb, l, weight, seed);
+    SmallVector<Value> at;
+    for (Value index : term.getIndices())
+      at.push_back(mapping.lookupOrDefault(index));
+    Value inside;
+    for (auto [d, index] : llvm::enumerate(at)) {
+      Value size = tensor::DimOp::create(nb, l, acc, d);
+      Value ok =
+          arith::CmpIOp::create(nb, l, arith::CmpIPredicate::ult, index, size);
+      inside = inside ? arith::AndIOp::create(nb, l, inside, ok) : ok;
+    }
+    auto guard = scf::IfOp::create(
+        nb, l, inside,
+        [&](OpBuilder &tb, Location tl) {
+          Value old = tensor::ExtractOp::create(tb, tl, acc, at);
+          Value sum = arith::AddFOp::create(tb, tl, old, add);
+          scf::YieldOp::create(
+              tb, tl,
+              ValueRange{tensor::InsertOp::create(tb, tl, sum, acc, at)});
+        },
+        [&](OpBuilder &eb, Location el) {
+          scf::YieldOp::create(eb, el, ValueRange{acc});
+        });
+    acc = guard.getResult(0);
+  }
+  return acc;
+}
+
 FailureOr<bool>
 mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
                                         AdjointState &state) {
@@ -81,6 +206,18 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
   std::optional<SummedGather> summed;
   if (!gather && (summed = getSummedGather(op)))
     gather = summed->extract;
+  // Otherwise a linear combination of several gathered elements (bilinear
+  // upsampling): every extract of the differentiated tensor.
+  SmallVector<tensor::ExtractOp> linear;
+  if (!gather) {
+    FailureOr<SmallVector<tensor::ExtractOp>> terms = linearGathers(op, state);
+    if (failed(terms))
+      return failure();
+    if (terms->empty())
+      return false;
+    linear = std::move(*terms);
+    gather = linear.front();
+  }
   if (!gather || !state.isActive(gather.getTensor()))
     return false;
   Location loc = op.getLoc();
@@ -88,7 +225,7 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
   OpOperand *init = op.getDpsInitOperand(0);
   // The indices must not depend on differentiated values: the body's other
   // reads are integer inputs (the ids) and linalg.index.
-  if (op.getNumReductionLoops() != 0 && !summed)
+  if (op.getNumReductionLoops() != 0 && !summed && linear.empty())
     return op->emitError() << "amp-differentiate: this gather (tensor.extract "
                               "of a differentiated tensor from outside the "
                               "body) also reduces; only a gather over "
@@ -103,8 +240,10 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
                 "differentiated tensor from outside the body) also reads the "
                 "differentiated operand #"
              << operand->getOperandNumber()
-             << " in its body; only a body that yields the gathered element "
-                "(an embedding lookup) is differentiated";
+             << " in its body; only a body that reads differentiated values "
+                "through its gathered elements alone (an embedding lookup, "
+                "bilinear upsampling, adaptive average pooling) is "
+                "differentiated";
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(op->getRegions(), captured);
   for (Value v : captured)
@@ -143,6 +282,8 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
                           gather.getIndices().end());
   if (summed && summed->mask)
     work.push_back(summed->mask);
+  for (tensor::ExtractOp term : linear)
+    llvm::append_range(work, term->getOperands());
   while (!work.empty()) {
     Value v = work.pop_back_val();
     auto arg = dyn_cast<BlockArgument>(v);
@@ -193,11 +334,13 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
           }
           nb.clone(forward, mapping);
         }
+        Value seed = tensor::ExtractOp::create(nb, l, cotangent,
+                                               *indicesAt(nb, l, outMap, ivs));
+        if (!linear.empty())
+          return {scatterLinear(nb, l, op, linear, mapping, seed, acc[0])};
         SmallVector<Value> at;
         for (Value index : gather.getIndices())
           at.push_back(mapping.lookupOrDefault(index));
-        Value seed = tensor::ExtractOp::create(nb, l, cotangent,
-                                               *indicesAt(nb, l, outMap, ivs));
         // An index outside the table adds nothing (the forward's read of it
         // is undefined; a write there would corrupt memory); nor does an
         // element a summed gather's mask leaves out.

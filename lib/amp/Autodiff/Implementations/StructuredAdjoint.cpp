@@ -524,7 +524,8 @@ LogicalResult StructuredAdjoint::build() {
              << " from outside with tensor.extract and computes with what "
                 "it reads instead of yielding one element; only a gather "
                 "whose body yields the element it reads (an embedding "
-                "lookup) or adds it, masked, to the output (adaptive "
+                "lookup), a linear combination of such elements (bilinear "
+                "upsampling) or adds it, masked, to the output (adaptive "
                 "average pooling) is differentiated: do each lookup in a "
                 "generic of its own and the arithmetic in the next";
   if (failed(collectOutputs()))
