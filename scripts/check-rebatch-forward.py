@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Execution check of amp-rebatch on a forward model traced at batch 1.
+"""Execution check of amp-rebatch on a forward model.
 
 Usage: scripts/check-rebatch-forward.py MODEL.mlir [BUILD_DIR]
 
-Builds one module with the model at batch 1 (@fwd1), re-batched to 8
-(@fwd8, `amp-opt --amp-rebatch=batch=8`) and to a dynamic batch (@fwdd,
-run at 8), and a @main that feeds 8 examples (sin(0.37 i)) to @fwd8 and
-@fwdd and each example alone to @fwd1; lowers it with upstream passes
-(mlir-opt-22, naive loops) and runs it with mlir-runner-22. Prints the
+Builds one module with the model at its traced batch T (@fwd1; usually
+1), re-batched to N = 8 T (@fwd8, `amp-opt --amp-rebatch=batch=N`) and to
+a dynamic batch (@fwdd, run at N), and a @main that feeds N examples
+(sin(0.37 i)) to @fwd8 and @fwdd and each chunk of T examples to @fwd1;
+lowers it with upstream passes (mlir-opt-22, naive loops) and runs it with mlir-runner-22. Prints the
 largest |fwd1 - fwd8| and |fwd1 - fwdd| over every output element and the
 largest |fwd1| (so that a zero output is seen), and exits 1 unless both
 differences are 0 (the loops are the same per example, so the numbers are
@@ -43,8 +43,11 @@ def funcs(text, name):
 def maps(text):
     found = [l for l in text.splitlines() if re.match(r"^#\w+ = ", l)]
     return sorted(found, key=lambda l: -len(l.split(" = ")[0]))
+# Traced at batch T: re-batched to N = 8 T and compared on 8 chunks of T.
+T = int(re.search(r"^  func\.func @\w+\(%arg0: tensor<(\d+)x", src, re.M).group(1))
+N = 8 * T
 fname, f1 = funcs(src, "fwd1")
-_, f8 = funcs(rebatch(8), "fwd8")
+_, f8 = funcs(rebatch(N), "fwd8")
 _, fd = funcs(rebatch("dynamic"), "fwdd")
 # map aliases differ between the three prints: inline them by renaming.
 def inline(text, full):
@@ -52,8 +55,9 @@ def inline(text, full):
         k, v = l.split(" = ", 1)
         text = re.sub(re.escape(k) + r"\b", v, text)
     return text
-f1 = inline(f1, src); f8 = inline(f8, rebatch(8)); fd = inline(fd, rebatch("dynamic"))
-sig = re.search(r"@fwd1\(%arg0: tensor<1x([^>]*)>\) -> tensor<1x([^>]*)>", f1)
+f1 = inline(f1, src); f8 = inline(f8, rebatch(N)); fd = inline(fd, rebatch("dynamic"))
+sig = re.search(r"@fwd1\(%arg0: tensor<" + str(T) + r"x([^>]*)>\) -> tensor<" +
+                str(T) + r"x([^>]*)>", f1)
 ins, outs = sig.group(1), sig.group(2)
 dims = lambda s: [int(d) for d in s.split("x")[:-1]]
 din, dout = dims(ins), dims(outs)
@@ -68,7 +72,7 @@ main = f"""
 """ 
 lines = []
 acc = "%lin0"
-sizes = [8] + din
+sizes = [N] + din
 for k in range(rin + 1):
     lines.append(f"      %s{k} = arith.constant {sizes[k]} : index")
     lines.append(f"      %m{k} = arith.muli {acc}, %s{k} : index")
@@ -81,24 +85,26 @@ main += "\n".join(lines) + f"""
       %t = arith.mulf %fi, %sc : f32
       %v = math.sin %t : f32
       tensor.yield %v : f32
-    }} : tensor<8x{ins}>
-    %y8 = func.call @fwd8(%x) : (tensor<8x{ins}>) -> tensor<8x{outs}>
-    %xd = tensor.cast %x : tensor<8x{ins}> to tensor<?x{ins}>
+    }} : tensor<{N}x{ins}>
+    %y8 = func.call @fwd8(%x) : (tensor<{N}x{ins}>) -> tensor<{N}x{outs}>
+    %xd = tensor.cast %x : tensor<{N}x{ins}> to tensor<?x{ins}>
     %ydd = func.call @fwdd(%xd) : (tensor<?x{ins}>) -> tensor<?x{outs}>
-    %yd = tensor.cast %ydd : tensor<?x{outs}> to tensor<8x{outs}>
+    %yd = tensor.cast %ydd : tensor<?x{outs}> to tensor<{N}x{outs}>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
+    %cT = arith.constant {T} : index
     %z = arith.constant 0.0 : f32
     %r:3 = scf.for %b = %c0 to %c8 step %c1 iter_args(%m8 = %z, %md = %z, %mo = %z) -> (f32, f32, f32) {{
-      %xs = tensor.extract_slice %x[%b, {", ".join(["0"] * rin)}] [1, {", ".join(map(str, din))}] [{", ".join(["1"] * (rin + 1))}] : tensor<8x{ins}> to tensor<1x{ins}>
-      %y1 = func.call @fwd1(%xs) : (tensor<1x{ins}>) -> tensor<1x{outs}>
-      %s8 = tensor.extract_slice %y8[%b, {", ".join(["0"] * rout)}] [1, {", ".join(map(str, dout))}] [{", ".join(["1"] * (rout + 1))}] : tensor<8x{outs}> to tensor<1x{outs}>
-      %sd = tensor.extract_slice %yd[%b, {", ".join(["0"] * rout)}] [1, {", ".join(map(str, dout))}] [{", ".join(["1"] * (rout + 1))}] : tensor<8x{outs}> to tensor<1x{outs}>
+      %off = arith.muli %b, %cT : index
+      %xs = tensor.extract_slice %x[%off, {", ".join(["0"] * rin)}] [{T}, {", ".join(map(str, din))}] [{", ".join(["1"] * (rin + 1))}] : tensor<{N}x{ins}> to tensor<{T}x{ins}>
+      %y1 = func.call @fwd1(%xs) : (tensor<{T}x{ins}>) -> tensor<{T}x{outs}>
+      %s8 = tensor.extract_slice %y8[%off, {", ".join(["0"] * rout)}] [{T}, {", ".join(map(str, dout))}] [{", ".join(["1"] * (rout + 1))}] : tensor<{N}x{outs}> to tensor<{T}x{outs}>
+      %sd = tensor.extract_slice %yd[%off, {", ".join(["0"] * rout)}] [{T}, {", ".join(map(str, dout))}] [{", ".join(["1"] * (rout + 1))}] : tensor<{N}x{outs}> to tensor<{T}x{outs}>
       %e = tensor.empty() : tensor<f32>
       %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
       %red:3 = linalg.generic {{indexing_maps = [affine_map<({idx(rout)}) -> ({idx(rout)})>, affine_map<({idx(rout)}) -> ({idx(rout)})>, affine_map<({idx(rout)}) -> ({idx(rout)})>, affine_map<({idx(rout)}) -> ()>, affine_map<({idx(rout)}) -> ()>, affine_map<({idx(rout)}) -> ()>], iterator_types = [{", ".join(['"reduction"'] * (rout + 1))}]}}
-          ins(%y1, %s8, %sd : tensor<1x{outs}>, tensor<1x{outs}>, tensor<1x{outs}>) outs(%f, %f, %f : tensor<f32>, tensor<f32>, tensor<f32>) {{
+          ins(%y1, %s8, %sd : tensor<{T}x{outs}>, tensor<{T}x{outs}>, tensor<{T}x{outs}>) outs(%f, %f, %f : tensor<f32>, tensor<f32>, tensor<f32>) {{
       ^bb0(%p: f32, %q: f32, %w: f32, %o8: f32, %od: f32, %oo: f32):
         %d8 = arith.subf %p, %q : f32
         %a8 = math.absf %d8 : f32
@@ -134,6 +140,7 @@ subprocess.run(["mlir-opt-22", path,
                 "--convert-linalg-to-loops", "--expand-strided-metadata",
                 "--lower-affine", "--convert-scf-to-cf",
                 "--convert-vector-to-llvm", "--convert-math-to-llvm",
+                "--convert-math-to-libm",
                 "--convert-arith-to-llvm", "--finalize-memref-to-llvm",
                 "--convert-func-to-llvm", "--convert-cf-to-llvm",
                 "--reconcile-unrealized-casts", "-o", path + ".llvm.mlir"],
@@ -146,6 +153,6 @@ out = subprocess.run(["mlir-runner-22", "-O2", path + ".llvm.mlir", "-e", "main"
 shutil.rmtree(work)
 d8, dd, largest = (float(v) for v in out[:3])
 name = os.path.basename(model)
-print(f"{name}: max |fwd1 - fwd8| = {d8:g}, max |fwd1 - fwd(dynamic at 8)| = "
-      f"{dd:g}, max |fwd1| = {largest:g}")
+print(f"{name}: max |fwd{T} - fwd{N}| = {d8:g}, max |fwd{T} - fwd(dynamic at {N})| = "
+      f"{dd:g}, max |fwd{T}| = {largest:g}")
 sys.exit(0 if d8 == 0 and dd == 0 else 1)

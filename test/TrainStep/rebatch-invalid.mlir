@@ -68,11 +68,25 @@ func.func @batch_sum(%x: tensor<2x3xf32>) -> tensor<3xf32> {
 
 // -----
 
-// A flatten across the batch at batch 2: a located error on the collapse.
+// A flatten of the batch with the other dimensions at batch 2 (each
+// example's rows stay together, rebatch-merged-batch.mlir), returned so:
+// a located error on the return.
 func.func @flatten_batch(%x: tensor<2x3xf32>) -> tensor<6xf32> {
-  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.collapse_shape' merges dimension 0, the batch (dimension 0 of the input, argument #0), with other dimensions ('tensor<2x3xf32>' into 'tensor<6xf32>'), so the model flattens across the batch; it cannot be re-batched}}
   %c = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: result #0 of @flatten_batch ('tensor<6xf32>') holds in its dimension 0 the batch (dimension 0 of the input, argument #0) merged with 3 elements of other dimensions (a flatten of the batch with them); the training-step contract needs the batch alone in dimension 0 of the output}}
   return %c : tensor<6xf32>
+}
+
+// -----
+
+// A collapse that merges the batch after another dimension mixes examples.
+func.func @batch_not_first(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
+  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.collapse_shape' merges dimension 1, the batch (dimension 0 of the input, argument #0), with other dimensions ('tensor<3x2xf32>' into 'tensor<6xf32>'), so the model flattens across the batch; it cannot be re-batched}}
+  %c = tensor.collapse_shape %t [[0, 1]] : tensor<3x2xf32> into tensor<6xf32>
+  %r = tensor.expand_shape %c [[0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+  return %r : tensor<3x2xf32>
 }
 
 // -----

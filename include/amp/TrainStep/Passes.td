@@ -240,13 +240,18 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     for a dynamic batch); a size-1 input is broadcast. Traced at batch 1,
     torch-mlir's size-1 broadcasts of the batch (`(d0, d1) -> (0, d1)`) and
     its collapse of the batch before a broadcast re-adds it (matmul's batch
-    dimensions) are read as the batch.
+    dimensions) are read as the batch. Traced at B > 1, a collapse that
+    merges the batch with the dimensions after it ([B, T, D] -> [B*T, D]
+    for a matmul, [B, H, T, d] -> [B*H, T, d] for attention) is followed
+    as B x T rows through linalg ops that read them with a parallel loop of
+    their own, elementwise ops and the expand that splits the batch off.
 
     Errors, located on the op and naming it ("amp-rebatch: batch=8:
     'linalg.matmul' contracts over the batch dimension ..."): a reduction or
     contraction over the batch, two operands whose batches different loops
     read, a collapse or expand that merges or splits the batch with other
-    dimensions (a flatten across the batch), a pad, concat, slice or insert
+    dimensions other than by the batch leading them (a flatten across the
+    batch), any other op on a merged batch, a pad, concat, slice or insert
     of part of the batch, a gather whose batch index is not a loop over the
     whole batch, an operand of the traced batch size that does not derive
     from the input, an op that takes a batched value and is not one of the

@@ -39,6 +39,11 @@ struct BatchDim {
   unsigned pos;
   /// Squeezed: the collapse_shape that squeezed it (for the error).
   Operation *squeezedBy = nullptr;
+  /// Batched: dimension `pos` holds batch x `factor` elements, the batch
+  /// merged with the `factor` elements of the dimensions collapsed after it
+  /// (traced at B > 1: a Linear's [B, T, D] -> [B*T, D], attention's heads
+  /// [B, H, T, T] -> [B*H, T, T]); 1 for the batch alone.
+  int64_t factor = 1;
 };
 
 /// What the rewrite does to one linalg op.
@@ -50,6 +55,9 @@ struct LinalgChange {
   SmallVector<std::pair<unsigned, unsigned>> resize;
   /// (operand number, dimension): size-1 operand broadcast to the batch.
   SmallVector<std::pair<unsigned, unsigned>> broadcast;
+  /// The batch loop's factor (BatchDim::factor): resized and broadcast
+  /// operands get batch x factor elements.
+  int64_t factor = 1;
 };
 
 class Rebatcher {
@@ -83,9 +91,14 @@ private:
 
   RankedTensorType newType(Value traced) const;
   Value batchSize(OpBuilder &b);
-  OpFoldResult batchSizeOfr(OpBuilder &b);
-  Value resize(Value value, unsigned pos);
-  Value broadcastAlong(Value value, unsigned pos);
+  /// The new batch times `factor` (a constant, or the dynamic batch times
+  /// it, computed at `b`'s insertion point).
+  OpFoldResult batchSizeOfr(OpBuilder &b, int64_t factor = 1);
+  Value resize(Value value, unsigned pos, int64_t factor = 1);
+  Value broadcastAlong(Value value, unsigned pos, int64_t factor = 1);
+  /// The error of a value whose batch is merged with other dimensions
+  /// (BatchDim::factor) read by `op`, which re-batching does not follow so.
+  LogicalResult mergedError(Operation *op, Value merged);
   void rewriteLinalg(linalg::LinalgOp op, const LinalgChange &change);
   void rewriteCollapse(tensor::CollapseShapeOp op);
   void rewriteExpand(tensor::ExpandShapeOp op);
@@ -102,8 +115,9 @@ private:
   /// The traced type of every value in `dims` (the rewrite changes types).
   llvm::DenseMap<Value, RankedTensorType> tracedTypes;
   llvm::DenseMap<Operation *, LinalgChange> linalgChanges;
-  /// Rewrite: rebuilt values, by (traced value, dimension).
-  llvm::DenseMap<std::pair<Value, unsigned>, Value> resized, broadcasts;
+  /// Rewrite: rebuilt values, by (traced value, dimension, factor).
+  llvm::DenseMap<std::tuple<Value, unsigned, int64_t>, Value> resized,
+      broadcasts;
   /// Rewrite: the ops `resize` rebuilt; erased when nothing else uses them.
   llvm::SmallPtrSet<Operation *, 16> rebuilt;
   Value dynamicSize;
@@ -132,6 +146,20 @@ LogicalResult Rebatcher::flattenError(BatchDim bd, Operation *user) {
       << "used by '" << user->getName()
       << "', which does not broadcast it back over a batch loop";
   return diag;
+}
+
+LogicalResult Rebatcher::mergedError(Operation *op, Value merged) {
+  BatchDim bd = dims.lookup(merged);
+  return error(op) << "'" << op->getName() << "' takes a value ("
+                   << tracedTypes.lookup(merged) << ") whose dimension "
+                   << bd.pos << " merges the batch (" << batchOrigin()
+                   << ") with " << bd.factor
+                   << " elements of other dimensions; re-batching follows "
+                      "such a value through linalg ops, elementwise ops and "
+                      "the expand_shape that splits the batch off again, "
+                      "not through '"
+                   << op->getName()
+                   << "' (trace the model at batch 1 to re-batch it)";
 }
 
 std::string Rebatcher::batchOrigin() const {
@@ -283,8 +311,17 @@ LogicalResult Rebatcher::visit(Operation *op) {
   if (auto ret = dyn_cast<func::ReturnOp>(op)) {
     for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
       auto it = dims.find(v);
+      if (it != dims.end() && it->second.factor != 1)
+        return error(op) << "result #" << i << " of @" << model.getSymName()
+                         << " (" << v.getType() << ") holds in its dimension "
+                         << it->second.pos << " the batch (" << batchOrigin()
+                         << ") merged with " << it->second.factor
+                         << " elements of other dimensions (a flatten of "
+                            "the batch with them); the training-step "
+                            "contract needs the batch alone in dimension 0 "
+                            "of the output";
       if (it == dims.end() || it->second.kind != BatchDim::Batched ||
-          it->second.pos != 0)
+          it->second.pos != 0 || it->second.factor != 1)
         return error(op) << "result #" << i << " of @" << model.getSymName()
                          << " (" << v.getType() << ") does not have the batch ("
                          << batchOrigin()
@@ -351,7 +388,7 @@ LogicalResult Rebatcher::visit(Operation *op) {
         continue;
       auto it = dims.find(operand.get());
       if (it == dims.end() || it->second.kind != bd.kind ||
-          it->second.pos != bd.pos)
+          it->second.pos != bd.pos || it->second.factor != bd.factor)
         return error(op) << "'" << op->getName() << "' takes operand #"
                          << operand.getOperandNumber()
                          << ", which does not carry the batch as operand #"
@@ -364,6 +401,10 @@ LogicalResult Rebatcher::visit(Operation *op) {
   }
   if (failed(notSqueezed()))
     return failure();
+  if (!isa<tensor::DimOp>(op))
+    for (OpOperand *operand : batchedOperands)
+      if (dims.lookup(operand->get()).factor != 1)
+        return mergedError(op, operand->get());
 
   if (isa<tensor::DimOp>(op))
     return success();
@@ -486,6 +527,23 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
   std::optional<unsigned> loop;
   OpOperand *loopFrom = nullptr;
   SmallVector<OpOperand *> deferred;
+  // The batch loop's factor (BatchDim::factor): every batched operand that
+  // reads it has the same.
+  int64_t factor = 1;
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto it = dims.find(operand.get());
+    if (it == dims.end())
+      continue;
+    if (factor == 1)
+      factor = it->second.factor;
+    if (it->second.factor != factor)
+      return error(op) << "'" << op->getName()
+                       << "' takes operands whose batch (" << batchOrigin()
+                       << ") is merged with " << factor << " and with "
+                       << it->second.factor
+                       << " elements of other dimensions; it cannot be "
+                          "re-batched";
+  }
   for (OpOperand &operand : op->getOpOperands()) {
     auto it = dims.find(operand.get());
     if (it == dims.end())
@@ -534,6 +592,8 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
     BatchDim bd = dims.lookup(extract.getTensor());
     if (bd.kind == BatchDim::Squeezed)
       return flattenError(bd, extract);
+    if (bd.factor != 1)
+      return mergedError(extract, extract.getTensor());
     auto index = extract.getIndices()[bd.pos].getDefiningOp<linalg::IndexOp>();
     if (!index || index->getParentOp() != op)
       return error(extract)
@@ -693,8 +753,9 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
       change.mapsChanged = true;
     }
   }
+  change.factor = factor;
   for (auto [result, pos] : llvm::zip_equal(op->getResults(), initPositions)) {
-    dims[result] = {BatchDim::Batched, unsigned(pos)};
+    dims[result] = {BatchDim::Batched, unsigned(pos), nullptr, factor};
     tracedTypes[result] = cast<RankedTensorType>(result.getType());
   }
   linalgChanges[op] = std::move(change);
@@ -719,10 +780,25 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
     bool unitRest = llvm::all_of(group, [&](int64_t d) {
       return d == int64_t(src.pos) || srcType.getDimSize(d) == 1;
     });
+    // The elements merged after the batch.
+    int64_t rest = 1;
+    for (int64_t d : group)
+      if (d != int64_t(src.pos))
+        rest = ShapedType::isDynamic(srcType.getDimSize(d)) ||
+                       ShapedType::isDynamic(rest)
+                   ? ShapedType::kDynamic
+                   : rest * srcType.getDimSize(d);
     if (unitRest) {
-      dims[op.getResult()] = {BatchDim::Batched, unsigned(g)};
-    } else if (traced == 1 && group.front() == int64_t(src.pos)) {
+      dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
+                              src.factor};
+    } else if (traced == 1 && src.factor == 1 &&
+               group.front() == int64_t(src.pos)) {
       dims[op.getResult()] = {BatchDim::Squeezed, unsigned(g), op};
+    } else if (traced != 1 && group.front() == int64_t(src.pos) &&
+               !ShapedType::isDynamic(rest)) {
+      // Traced at B > 1: the batch leads the merged dimension, B x rest.
+      dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
+                              src.factor * rest};
     } else {
       return error(op) << "'tensor.collapse_shape' merges dimension " << src.pos
                        << ", the batch (" << batchOrigin()
@@ -747,6 +823,22 @@ LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
              << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
              << ") with other dimensions, and the expand_shape that uses it "
                 "does not split it off again; it cannot be re-batched";
+    dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
+  } else if (src.factor != 1) {
+    // The batch split off again: the group's first dimension is the traced
+    // batch, the others hold the merged elements.
+    int64_t rest = 1;
+    for (int64_t d : ArrayRef<int64_t>(group).drop_front())
+      rest = ShapedType::isDynamic(resultType.getDimSize(d))
+                 ? ShapedType::kDynamic
+                 : rest * resultType.getDimSize(d);
+    if (resultType.getDimSize(group.front()) != traced || rest != src.factor)
+      return error(op) << "'tensor.expand_shape' splits dimension " << src.pos
+                       << ", which merges the batch (" << batchOrigin()
+                       << ") with " << src.factor
+                       << " elements of other dimensions, into " << resultType
+                       << " without splitting the batch off first; it cannot "
+                          "be re-batched";
     dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
   } else {
     std::optional<unsigned> pos;
@@ -780,7 +872,7 @@ RankedTensorType Rebatcher::newType(Value value) const {
   if (bd.kind == BatchDim::Squeezed)
     shape.insert(shape.begin() + bd.pos, batch);
   else
-    shape[bd.pos] = batch;
+    shape[bd.pos] = batch == ShapedType::kDynamic ? batch : batch * bd.factor;
   return type.clone(shape);
 }
 
@@ -796,10 +888,16 @@ Value Rebatcher::batchSize(OpBuilder &b) {
   return dynamicSize;
 }
 
-OpFoldResult Rebatcher::batchSizeOfr(OpBuilder &b) {
-  if (batch == ShapedType::kDynamic)
-    return batchSize(b);
-  return b.getIndexAttr(batch);
+OpFoldResult Rebatcher::batchSizeOfr(OpBuilder &b, int64_t factor) {
+  if (batch != ShapedType::kDynamic)
+    return b.getIndexAttr(batch * factor);
+  Value size = batchSize(b);
+  if (factor == 1)
+    return size;
+  Location loc = size.getLoc();
+  return arith::MulIOp::create(b, loc, size,
+                               arith::ConstantIndexOp::create(b, loc, factor))
+      .getResult();
 }
 
 static void setInsertionPointAfterValue(OpBuilder &b, Value v) {
@@ -809,20 +907,20 @@ static void setInsertionPointAfterValue(OpBuilder &b, Value v) {
     b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
 }
 
-Value Rebatcher::resize(Value value, unsigned pos) {
-  auto key = std::make_pair(value, pos);
+Value Rebatcher::resize(Value value, unsigned pos, int64_t factor) {
+  auto key = std::make_tuple(value, pos, factor);
   if (Value done = resized.lookup(key))
     return done;
   auto type = cast<RankedTensorType>(value.getType());
   SmallVector<int64_t> shape(type.getShape());
-  shape[pos] = batch;
+  shape[pos] = batch == ShapedType::kDynamic ? batch : batch * factor;
   RankedTensorType newTy = type.clone(shape);
   Operation *def = value.getDefiningOp();
   OpBuilder b(def);
   Value result;
   if (auto empty = dyn_cast<tensor::EmptyOp>(def)) {
     SmallVector<OpFoldResult> sizes = empty.getMixedSizes();
-    sizes[pos] = batchSizeOfr(b);
+    sizes[pos] = batchSizeOfr(b, factor);
     b.setInsertionPointAfter(def);
     result =
         tensor::EmptyOp::create(b, def->getLoc(), sizes, type.getElementType());
@@ -837,7 +935,7 @@ Value Rebatcher::resize(Value value, unsigned pos) {
       SmallVector<OpFoldResult> sizes;
       for (int64_t d : type.getShape())
         sizes.push_back(b.getIndexAttr(d));
-      sizes[pos] = batchSizeOfr(b);
+      sizes[pos] = batchSizeOfr(b, factor);
       Value empty = tensor::EmptyOp::create(b, def->getLoc(), sizes,
                                             type.getElementType());
       Value scalar = arith::ConstantOp::create(
@@ -846,17 +944,17 @@ Value Rebatcher::resize(Value value, unsigned pos) {
           linalg::FillOp::create(b, def->getLoc(), scalar, empty).getResult(0);
     }
   } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
-    Value src = resize(expand.getSrc(), *expandedSource(expand, pos));
+    Value src = resize(expand.getSrc(), *expandedSource(expand, pos), factor);
     SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
-    shape[pos] = batchSizeOfr(b);
+    shape[pos] = batchSizeOfr(b, factor);
     b.setInsertionPointAfter(def);
     result = tensor::ExpandShapeOp::create(
         b, def->getLoc(), newTy, src, expand.getReassociationIndices(), shape);
   } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
-    Value src = resize(insert.getSource(), pos);
-    Value dest = resize(insert.getDest(), pos);
+    Value src = resize(insert.getSource(), pos, factor);
+    Value dest = resize(insert.getDest(), pos, factor);
     SmallVector<OpFoldResult> sizes = insert.getMixedSizes();
-    sizes[pos] = batchSizeOfr(b);
+    sizes[pos] = batchSizeOfr(b, factor);
     b.setInsertionPointAfter(def);
     result = tensor::InsertSliceOp::create(b, def->getLoc(), src, dest,
                                            insert.getMixedOffsets(), sizes,
@@ -871,8 +969,9 @@ Value Rebatcher::resize(Value value, unsigned pos) {
     for (OpOperand *in : linalgOp.getDpsInputOperands())
       if (std::optional<unsigned> q =
               linalgOp.getMatchingIndexingMap(in).getResultPosition(loop))
-        inputs.push_back({in->getOperandNumber(), resize(in->get(), *q)});
-    Value newInit = resize(init->get(), pos);
+        inputs.push_back(
+            {in->getOperandNumber(), resize(in->get(), *q, factor)});
+    Value newInit = resize(init->get(), pos, factor);
     b.setInsertionPointAfter(def);
     Operation *clone = b.clone(*def);
     for (auto [n, v] : inputs)
@@ -886,8 +985,8 @@ Value Rebatcher::resize(Value value, unsigned pos) {
   return result;
 }
 
-Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
-  auto key = std::make_pair(value, pos);
+Value Rebatcher::broadcastAlong(Value value, unsigned pos, int64_t factor) {
+  auto key = std::make_tuple(value, pos, factor);
   if (Value done = broadcasts.lookup(key))
     return done;
   auto type = cast<RankedTensorType>(value.getType());
@@ -901,7 +1000,7 @@ Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
   SmallVector<OpFoldResult> sizes;
   for (int64_t d : type.getShape())
     sizes.push_back(b.getIndexAttr(d));
-  sizes[pos] = batchSizeOfr(b);
+  sizes[pos] = batchSizeOfr(b, factor);
   Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
   MLIRContext *ctx = b.getContext();
   AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
@@ -922,9 +1021,9 @@ Value Rebatcher::broadcastAlong(Value value, unsigned pos) {
 
 void Rebatcher::rewriteLinalg(linalg::LinalgOp op, const LinalgChange &change) {
   for (auto [n, pos] : change.resize)
-    op->setOperand(n, resize(op->getOperand(n), pos));
+    op->setOperand(n, resize(op->getOperand(n), pos, change.factor));
   for (auto [n, pos] : change.broadcast)
-    op->setOperand(n, broadcastAlong(op->getOperand(n), pos));
+    op->setOperand(n, broadcastAlong(op->getOperand(n), pos, change.factor));
   for (Value result : op->getResults())
     result.setType(newType(result));
   if (!change.mapsChanged)
@@ -987,7 +1086,7 @@ void Rebatcher::rewriteExpand(tensor::ExpandShapeOp op) {
     groups.insert(groups.begin() + src.pos + 1, rest);
   }
   SmallVector<OpFoldResult> shape = op.getMixedOutputShape();
-  shape[bd.pos] = batchSizeOfr(b);
+  shape[bd.pos] = batchSizeOfr(b, bd.factor);
   Value replacement;
   if (resultType.getRank() ==
       cast<RankedTensorType>(op.getSrc().getType()).getRank())
