@@ -296,7 +296,23 @@ def PromoteToF64 : Pass<"amp-promote-to-f64", "ModuleOp"> {
     ops are typed f32), a bitcast of an f32 value, a `dense_resource`
     constant whose blob is elided or unavailable, a top-level op with
     regions that is not a `func.func` (e.g. `llvm.func`).
+
+    With `low-precision=true` (what --check-gradients runs), f16 and bf16
+    become f64 too, and the casts between them and f32/f64 disappear: a
+    model that rounds to 16 bits itself (an `arith.truncf` to bf16 traced
+    under torch.autocast, an f16-stored weight) is checked without its
+    roundings. Its loss is then smooth where the rounded one is a staircase
+    whose finite differences are 0 or huge, and its backward, which treats
+    each rounding as the identity (amp-differentiate's rule for `truncf`),
+    is the derivative of what is checked. The f64 -> bf16 conversion that
+    the staircase needed is gone as well (LLVM calls `__truncdfbf2` for
+    it, which the JIT lacks). A `dense_resource` of f16 or bf16 is refused.
   }];
+  let options = [
+    Option<"lowPrecision", "low-precision", "bool", /*default=*/"false",
+           "Also compute f16 and bf16 values in f64 (the model's own "
+           "roundings left out)">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

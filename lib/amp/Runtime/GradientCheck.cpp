@@ -149,9 +149,13 @@ mlir::amp::runtime::checkGradients(ModuleOp module,
           *work,
           [](OpPassManager &pm) {
             pm.addPass(createLowerAmpToStandard());
-            pm.addPass(createPromoteToF64());
+            // The model's own f16/bf16 roundings left out: finite
+            // differences of a rounded loss are steps.
+            PromoteToF64Options promote;
+            promote.lowPrecision = true;
+            pm.addPass(createPromoteToF64(promote));
           },
-          "amp-lower-to-standard, amp-promote-to-f64"))
+          "amp-lower-to-standard, amp-promote-to-f64{low-precision}"))
     return std::move(err);
   auto fn = work->lookupSymbol<func::FuncOp>(kCheckedFn);
   std::vector<TensorSpec> argSpecs, resultSpecs;

@@ -26,6 +26,20 @@ int mlir::amp::runtime::checkGradientsMode(const RunRequest &request,
          "retried with h / 100 and h / 10^4 while their rounding noise stays "
          "below 1e-3 of the gradient; a difference within the quotient's "
          "rounding noise counts as 0)\n";
+  // A model that rounds to 16 bits itself is checked without its roundings
+  // (amp-promote-to-f64 low-precision): say so.
+  bool rounds = false;
+  session.module->walk([&](Operation *op) {
+    for (Type t : op->getResultTypes()) {
+      Type e = getElementTypeOrSelf(t);
+      rounds |= e.isF16() || e.isBF16();
+    }
+  });
+  if (rounds)
+    out << "amp-run: the step computes f16/bf16 values of its own; they are "
+           "computed in f64 here (its roundings left out: finite differences "
+           "of a rounded loss are steps, and the backward treats each "
+           "rounding as the identity)\n";
   auto result = checkGradients(*session.module, options, *session.backend,
                                *session.trainSet);
   if (!result)
