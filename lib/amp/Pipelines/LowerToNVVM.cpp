@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -152,12 +153,55 @@ mlir::amp::checkLowerToNVVMOptions(const LowerToNVVMOptions &options) {
   return "";
 }
 
+namespace {
+/// kernel-bare-pointers=true passes each memref to a kernel as a pointer,
+/// which needs static shapes; a function with a dynamic shape in its
+/// signature (a `batch=dynamic` step) is refused here, located and saying
+/// what to do, instead of by upstream's conversion ("failed to legalize
+/// operation 'gpu.func'").
+struct CheckStaticShapesForBarePointersPass
+    : PassWrapper<CheckStaticShapesForBarePointersPass,
+                  OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(
+      CheckStaticShapesForBarePointersPass)
+  StringRef getName() const override {
+    return "CheckStaticShapesForBarePointers";
+  }
+  void runOnOperation() override {
+    bool ok = true;
+    for (auto fn : getOperation().getOps<func::FuncOp>()) {
+      FunctionType type = fn.getFunctionType();
+      for (auto [what, types] : {std::make_pair("argument", type.getInputs()),
+                                 std::make_pair("result", type.getResults())})
+        for (auto [i, t] : llvm::enumerate(types)) {
+          auto shaped = dyn_cast<ShapedType>(t);
+          if (!shaped || shaped.hasStaticShape() || !ok)
+            continue;
+          ok = false;
+          fn.emitError() << "amp-lower-to-nvvm: " << what << " #" << i
+                         << " of @" << fn.getSymName() << " has the dynamic "
+                         << "shape " << t
+                         << ", and kernel-bare-pointers=true (the default) "
+                            "passes memrefs to kernels as bare pointers, "
+                            "which needs static shapes; pass "
+                            "kernel-bare-pointers=false (amp-run "
+                            "--device=cuda does so by itself)";
+        }
+    }
+    if (!ok)
+      signalPassFailure();
+  }
+};
+} // namespace
+
 void mlir::amp::buildLowerToNVVMPipeline(OpPassManager &pm,
                                          const LowerToNVVMOptions &options) {
   // Inputs the lowering is known not to handle (upstream crashes among
   // them) are refused first, located.
   pm.addPass(createCheckLowerableInputPass("amp-lower-to-nvvm",
                                            /*checkDialects=*/false));
+  if (options.kernelBarePointers)
+    pm.addPass(std::make_unique<CheckStaticShapesForBarePointersPass>());
   // Tensor level: device-friendly forms of the amp ops and of the
   // scalar/control parts of the step.
   // Twice: first for what loss scaling built (1/S, the skip scf.if) before
