@@ -757,6 +757,11 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
         if (!key.empty() && active && parameterTypeProblem(type).empty()) {
           why += "; name it in params= (or lower min-elements) to train it";
           notice = LeftConstant::Notice::Remark;
+        } else if (active && parameterTypeProblem(type).empty()) {
+          // The same printed inline (torch-mlir prints small tensors so).
+          why += "; if it is a learned scalar (nn.PReLU()'s single slope, a "
+                 "logit scale), pass min-elements=1 to train it";
+          notice = LeftConstant::Notice::Remark;
         }
       } else if (llvm::any_of(options.frozen, [&](const std::string &p) {
                    return matchesKeyPattern(key, p);
