@@ -492,6 +492,17 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   if (failed(checkModel(module, model)))
     return failure();
   if (int64_t batch = *parseBatch(options.batch); batch != 0) {
+    // The model's own loss reduces over the batch (a mean divides by the
+    // traced size), which re-batching cannot follow.
+    if (options.loss == LossKind::None)
+      return emitError(model.getLoc())
+             << "amp-build-train-step: batch= with loss=none: @"
+             << model.getSymName()
+             << " returns its own loss, a reduction over the batch it was "
+                "traced at, and re-batching follows the batch only to an "
+                "output that keeps it in dimension 0; build the step at the "
+                "exported batch, or export the model without its loss and "
+                "use loss=mse or loss=softmax-cross-entropy";
     FailureOr<ParameterPlan> traced = selectParameters(model, options);
     if (failed(traced))
       return failure();
