@@ -91,18 +91,29 @@ func.func @batch_not_first(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 
 // -----
 
-// The same at batch 1: the collapse is a squeeze of the batch that no op
-// broadcasts back; the error is on the collapse, with a note at its user.
+// The same at batch 1: the collapse is not a squeeze that an op broadcasts
+// back (the matmul reads its rows), so it is read as the batch merged with
+// the 4 rows, which the result keeps: the error is on the return.
 func.func @flatten_batch1(%x: tensor<1x4x3xf32>) -> tensor<4x2xf32> {
   %zero = arith.constant 0.0 : f32
   %w = arith.constant dense<1.0> : tensor<3x2xf32>
-  // expected-error @+1 {{'tensor.collapse_shape' merges the batch (dimension 0 of the input, argument #0) with other dimensions, so the model flattens across the batch; it cannot be re-batched}}
   %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x3xf32> into tensor<4x3xf32>
   %e = tensor.empty() : tensor<4x2xf32>
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2xf32>) -> tensor<4x2xf32>
-  // expected-note @+1 {{used by 'linalg.matmul', which does not broadcast it back over a batch loop}}
   %y = linalg.matmul ins(%c, %w : tensor<4x3xf32>, tensor<3x2xf32>) outs(%f : tensor<4x2xf32>) -> tensor<4x2xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: result #0 of @flatten_batch1 ('tensor<4x2xf32>') holds in its dimension 0 the batch (dimension 0 of the input, argument #0) merged with 4 elements of other dimensions (a flatten of the batch with them); the training-step contract needs the batch alone in dimension 0 of the output}}
   return %y : tensor<4x2xf32>
+}
+
+// -----
+
+// At batch 1, the batch merged with the rows and flattened again: still
+// one example's values together, returned so: the error is on the return.
+func.func @flatten_batch1_twice(%x: tensor<1x4x3xf32>) -> tensor<12xf32> {
+  %c = tensor.collapse_shape %x [[0, 1], [2]] : tensor<1x4x3xf32> into tensor<4x3xf32>
+  %d = tensor.collapse_shape %c [[0, 1]] : tensor<4x3xf32> into tensor<12xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: result #0 of @flatten_batch1_twice ('tensor<12xf32>') holds in its dimension 0 the batch (dimension 0 of the input, argument #0) merged with 12 elements of other dimensions (a flatten of the batch with them); the training-step contract needs the batch alone in dimension 0 of the output}}
+  return %d : tensor<12xf32>
 }
 
 // -----

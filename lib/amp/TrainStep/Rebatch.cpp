@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
@@ -55,6 +56,10 @@ struct LinalgChange {
   SmallVector<std::pair<unsigned, unsigned>> resize;
   /// (operand number, dimension): size-1 operand broadcast to the batch.
   SmallVector<std::pair<unsigned, unsigned>> broadcast;
+  /// (operand number, dimension): an operand of `factor` elements there,
+  /// tiled to batch x factor (traced at 1, a per-head value read along the
+  /// batch merged with the heads).
+  SmallVector<std::pair<unsigned, unsigned>> tile;
   /// The batch loop's factor (BatchDim::factor): resized and broadcast
   /// operands get batch x factor elements.
   int64_t factor = 1;
@@ -62,12 +67,19 @@ struct LinalgChange {
 
 class Rebatcher {
 public:
+  /// `mergeAtOne`: collapses of a model traced at batch 1 that merge the
+  /// batch with other dimensions and are followed as merged
+  /// (BatchDim::factor) rather than squeezed.
   Rebatcher(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
-            int64_t batch, StringRef prefix)
+            int64_t batch, StringRef prefix,
+            const llvm::SmallPtrSetImpl<Operation *> &mergeAtOne)
       : model(model), inputs(inputs), traced(traced), batch(batch),
-        prefix(prefix) {}
+        prefix(prefix), mergeAtOne(mergeAtOne) {}
 
   LogicalResult analyze();
+  /// After a failed analyze(): the collapse whose squeezed batch the
+  /// failure is about (a retry may follow it as merged), or null.
+  Operation *squeezeFailure = nullptr;
   void rewrite();
 
 private:
@@ -96,6 +108,9 @@ private:
   OpFoldResult batchSizeOfr(OpBuilder &b, int64_t factor = 1);
   Value resize(Value value, unsigned pos, int64_t factor = 1);
   Value broadcastAlong(Value value, unsigned pos, int64_t factor = 1);
+  /// `value` repeated batch times along `pos` (expand a unit dimension
+  /// before it, broadcast that, collapse the two).
+  Value tileAlong(Value value, unsigned pos);
   /// The error of a value whose batch is merged with other dimensions
   /// (BatchDim::factor) read by `op`, which re-batching does not follow so.
   LogicalResult mergedError(Operation *op, Value merged);
@@ -110,6 +125,7 @@ private:
   SmallVector<unsigned> inputs;
   int64_t traced, batch;
   std::string prefix;
+  const llvm::SmallPtrSetImpl<Operation *> &mergeAtOne;
   /// The batch of every value that derives from the input's.
   llvm::DenseMap<Value, BatchDim> dims;
   /// The traced type of every value in `dims` (the rewrite changes types).
@@ -137,6 +153,7 @@ InFlightDiagnostic Rebatcher::error(Operation *op) {
 }
 
 LogicalResult Rebatcher::flattenError(BatchDim bd, Operation *user) {
+  squeezeFailure = bd.squeezedBy;
   InFlightDiagnostic diag =
       error(bd.squeezedBy)
       << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
@@ -530,10 +547,15 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
   // The batch loop's factor (BatchDim::factor): every batched operand that
   // reads it has the same.
   int64_t factor = 1;
+  Operation *squeezedBy = nullptr;
   for (OpOperand &operand : op->getOpOperands()) {
     auto it = dims.find(operand.get());
     if (it == dims.end())
       continue;
+    if (it->second.kind == BatchDim::Squeezed) {
+      squeezedBy = it->second.squeezedBy;
+      continue;
+    }
     if (factor == 1)
       factor = it->second.factor;
     if (it->second.factor != factor)
@@ -543,6 +565,13 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
                        << it->second.factor
                        << " elements of other dimensions; it cannot be "
                           "re-batched";
+  }
+  if (factor != 1 && squeezedBy) {
+    squeezeFailure = squeezedBy;
+    return error(op) << "'" << op->getName()
+                     << "' takes an operand whose batch (" << batchOrigin()
+                     << ") is merged with other dimensions and one whose "
+                        "batch was collapsed away; it cannot be re-batched";
   }
   for (OpOperand &operand : op->getOpOperands()) {
     auto it = dims.find(operand.get());
@@ -703,11 +732,13 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
     auto it = dims.find(operand.get());
     int64_t batchPos = -1;
     if (it != dims.end() && it->second.kind == BatchDim::Squeezed) {
-      if (!reads.empty())
+      if (!reads.empty()) {
+        squeezeFailure = it->second.squeezedBy;
         return error(op) << "'" << op->getName() << "' reads loop d" << l
                          << ", the batch, in operand #" << n
                          << ", whose batch was collapsed away; it cannot be "
                             "re-batched";
+      }
       batchPos = it->second.pos;
       results.insert(results.begin() + batchPos, loopExpr);
     } else if (it != dims.end()) {
@@ -732,6 +763,12 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
       auto type = cast<RankedTensorType>(operand.get().getType());
       if (!isInit && isa<linalg::GenericOp>(op) && type.getDimSize(p) == 1) {
         results[p] = getAffineConstantExpr(0, ctx);
+      } else if (!isInit && factor > 1 && traced == 1 &&
+                 type.getDimSize(p) == factor) {
+        // Traced at 1, a per-head value (a relative-position or ALiBi
+        // bias [H, T, T]) read along the batch merged with the heads
+        // (B*H rows): every example reads it again, tiled N times.
+        change.tile.push_back({n, p});
       } else if (isResizable(operand.get(), p)) {
         change.resize.push_back({n, p});
       } else if (!isInit && type.getDimSize(p) == 1) {
@@ -765,6 +802,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
 LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
                                        BatchDim src) {
   if (src.kind == BatchDim::Squeezed) {
+    squeezeFailure = src.squeezedBy;
     InFlightDiagnostic diag =
         error(src.squeezedBy)
         << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
@@ -792,9 +830,10 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
       dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
                               src.factor};
     } else if (traced == 1 && src.factor == 1 &&
-               group.front() == int64_t(src.pos)) {
+               group.front() == int64_t(src.pos) && !mergeAtOne.contains(op)) {
       dims[op.getResult()] = {BatchDim::Squeezed, unsigned(g), op};
-    } else if (traced != 1 && group.front() == int64_t(src.pos) &&
+    } else if ((traced != 1 || src.factor != 1 || mergeAtOne.contains(op)) &&
+               group.front() == int64_t(src.pos) &&
                !ShapedType::isDynamic(rest)) {
       // Traced at B > 1: the batch leads the merged dimension, B x rest.
       dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
@@ -818,11 +857,13 @@ LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
   SmallVector<ReassociationIndices> groups = op.getReassociationIndices();
   ReassociationIndices group = groups[src.pos];
   if (src.kind == BatchDim::Squeezed) {
-    if (group.size() < 2 || resultType.getDimSize(group.front()) != 1)
+    if (group.size() < 2 || resultType.getDimSize(group.front()) != 1) {
+      squeezeFailure = src.squeezedBy;
       return error(src.squeezedBy)
              << "'tensor.collapse_shape' merges the batch (" << batchOrigin()
              << ") with other dimensions, and the expand_shape that uses it "
                 "does not split it off again; it cannot be re-batched";
+    }
     dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
   } else if (src.factor != 1) {
     // The batch split off again: the group's first dimension is the traced
@@ -1019,11 +1060,41 @@ Value Rebatcher::broadcastAlong(Value value, unsigned pos, int64_t factor) {
   return generic.getResult(0);
 }
 
+Value Rebatcher::tileAlong(Value value, unsigned pos) {
+  auto type = cast<RankedTensorType>(value.getType());
+  OpBuilder b(model.getContext());
+  setInsertionPointAfterValue(b, value);
+  Location loc = value.getLoc();
+  // [..., H, ...] -> [..., 1, H, ...]
+  SmallVector<int64_t> unitShape(type.getShape());
+  unitShape.insert(unitShape.begin() + pos, 1);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t i = 0, r = type.getRank(); i < r; ++i) {
+    if (i < int64_t(pos))
+      groups.push_back({i});
+    else if (i == int64_t(pos))
+      groups.push_back({i, i + 1});
+    else
+      groups.push_back({i + 1});
+  }
+  Value expanded = tensor::ExpandShapeOp::create(b, loc, type.clone(unitShape),
+                                                 value, groups);
+  // -> [..., N, H, ...] -> [..., N*H, ...]
+  Value broadcast = broadcastAlong(expanded, pos);
+  b.setInsertionPointAfterValue(broadcast);
+  SmallVector<int64_t> tiled(type.getShape());
+  tiled[pos] = batch == ShapedType::kDynamic ? batch : batch * tiled[pos];
+  return tensor::CollapseShapeOp::create(b, loc, type.clone(tiled), broadcast,
+                                         groups);
+}
+
 void Rebatcher::rewriteLinalg(linalg::LinalgOp op, const LinalgChange &change) {
   for (auto [n, pos] : change.resize)
     op->setOperand(n, resize(op->getOperand(n), pos, change.factor));
   for (auto [n, pos] : change.broadcast)
     op->setOperand(n, broadcastAlong(op->getOperand(n), pos, change.factor));
+  for (auto [n, pos] : change.tile)
+    op->setOperand(n, tileAlong(op->getOperand(n), pos));
   for (Value result : op->getResults())
     result.setType(newType(result));
   if (!change.mapsChanged)
@@ -1232,9 +1303,29 @@ LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model,
              << "@" << model.getSymName()
              << " is referred to by other operations; re-batching changes "
                 "its signature";
-  Rebatcher rebatcher(model, inputs, *traced, batch, prefix);
-  if (failed(rebatcher.analyze()))
+  // Traced at batch 1, a collapse of the batch with other dimensions is
+  // first read as a squeeze (torch-mlir broadcasts the batch back for a
+  // matmul); where that fails (attention's heads [1, H, T, d] -> [H, T, d]
+  // for batch_matmul), the analysis is rerun with that collapse merged
+  // (BatchDim::factor), quietly; the last attempt's errors are reported.
+  llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
+  while (true) {
+    Rebatcher attempt(model, inputs, *traced, batch, prefix, mergeAtOne);
+    LogicalResult analyzed = failure();
+    {
+      ScopedDiagnosticHandler quiet(model.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      analyzed = attempt.analyze();
+    }
+    if (succeeded(analyzed)) {
+      attempt.rewrite();
+      return success();
+    }
+    if (*traced == 1 && attempt.squeezeFailure &&
+        mergeAtOne.insert(attempt.squeezeFailure).second)
+      continue;
+    Rebatcher loud(model, inputs, *traced, batch, prefix, mergeAtOne);
+    (void)loud.analyze();
     return failure();
-  rebatcher.rewrite();
-  return success();
+  }
 }
