@@ -245,6 +245,11 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     for a matmul, [B, H, T, d] -> [B*H, T, d] for attention) is followed
     as B x T rows through linalg ops that read them with a parallel loop of
     their own, elementwise ops and the expand that splits the batch off.
+    Traced at 1, such a collapse is first read as a squeeze of the batch;
+    where that fails (attention's heads [1, H, T, d] -> [H, T, d] for
+    batch_matmul), the analysis is rerun, quietly, with it read as merged,
+    and a per-head operand that does not derive from the input (a
+    relative-position bias [H, T, T]) is tiled over the new batch.
 
     Errors, located on the op and naming it ("amp-rebatch: batch=8:
     'linalg.matmul' contracts over the batch dimension ..."): a reduction or
