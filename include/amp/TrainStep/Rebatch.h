@@ -29,14 +29,17 @@ namespace mlir::amp::trainstep {
 /// and result dimension it indexes is batched), tensor.pad (no padding of
 /// the batch), tensor.collapse_shape / expand_shape (the batch stays a group
 /// of its own, or with unit dimensions), tensor.concat (not along the
-/// batch), tensor.extract_slice (the whole batch), and elementwise arith /
-/// math ops on tensors. Every batched dimension then changes from B to
-/// `batch`, and the function's signature with it:
+/// batch), tensor.extract_slice and insert_slice (the whole batch), gathers
+/// in linalg bodies (`tensor.extract` of a batched value at `linalg.index`
+/// of the batch loop, used for nothing else), and elementwise arith / math
+/// ops on tensors. Every batched dimension then changes from B to `batch`,
+/// and the function's signature with it:
 ///
 /// - An operand the batch loop reads that does not come from the input (an
-///   init `tensor.empty`, a `linalg.fill` of one, a splat constant, or a
-///   linalg op that broadcasts one along that dimension) is rebuilt at the
-///   new size (for a dynamic batch, `tensor.empty` gets `tensor.dim` of the
+///   init `tensor.empty`, a `linalg.fill` of one, a splat constant, a
+///   linalg op whose inputs along that dimension are such values or none,
+///   an expand_shape keeping that dimension alone or an insert over all of
+///   it of such values) is rebuilt at the new size (for a dynamic batch, `tensor.empty` gets `tensor.dim` of the
 ///   input); a size-1 input of a linalg.generic is read with a constant 0
 ///   (a broadcast), and one of a named op is broadcast first.
 /// - Traced at B = 1, torch-mlir writes broadcasts of the batch as constant
@@ -46,17 +49,28 @@ namespace mlir::amp::trainstep {
 ///   (the loop the first output indexes at the aligned position); a
 ///   collapse that merges a size-1 batch with the following dimensions
 ///   keeps the batch apart, and the linalg op that broadcasts the result
-///   over a size-1 leading loop reads the batch with that loop.
+///   over a size-1 leading loop reads the batch with that loop. Where no op
+///   broadcasts it back (attention's heads [1, H, T, d] -> [H, T, d] for
+///   batch_matmul), the analysis is rerun with that collapse read as below.
+/// - A collapse that merges the batch, leading its group, with the
+///   dimensions after it ([B, T, D] -> [B*T, D]) is followed as the batch
+///   times their size: through linalg ops that read it with a parallel loop
+///   of their own, elementwise ops, and the expand_shape that splits the
+///   batch off again; it becomes `batch` times that size. Traced at 1, an
+///   operand of that size that does not derive from the input (a per-head
+///   bias) is tiled `batch` times.
 ///
 /// Errors, located on the op that mixes examples and naming it: a
 /// reduction or contraction over the batch loop (`linalg.matmul` with the
 /// batch as k, a sum over the batch), an op that reads the batch of two
 /// operands with different loops, a read of the batch with another
 /// expression than a loop (or a constant 0 at B = 1), an output (init) the
-/// batch loop does not index, a collapse or expand that merges or splits
-/// the batch with other dimensions (at B = 1: a collapse whose result no op
-/// broadcasts back, located on the collapse with a note at the user), a
-/// concat or pad along the batch, a slice of part of the batch, an operand
+/// batch loop does not index, a collapse or expand that merges the batch
+/// after other dimensions or splits it otherwise, a merged batch read by
+/// any other op or returned, a gather whose batch index is not the batch
+/// loop's `linalg.index` or whose loop does not run over the whole batch,
+/// a concat or pad along the batch, a slice or insert of part of the
+/// batch, an operand
 /// of the traced batch size that does not derive from the input, an op this
 /// analysis does not know that takes a batched value, a result whose
 /// dimension 0 is not the batch, a dynamic traced batch with a static
