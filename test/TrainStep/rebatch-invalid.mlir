@@ -167,3 +167,46 @@ func.func @per_example(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %y : tensor<2x3xf32>
 }
 
+
+// -----
+
+// Traced at 1, a batch merged with the rows (the tanh reads them as rows of
+// their own) and the input's batch read with a constant 0 in one op: the
+// two reads would need different loops at the new batch. Refused whatever
+// the order of the operands (the input first was accepted, and read
+// another example's rows at a dynamic batch).
+func.func @merged_and_broadcast(%arg0: tensor<1x2x4xf32>) -> tensor<1x2x4xf32> {
+  %flat = tensor.collapse_shape %arg0 [[0, 1], [2]] : tensor<1x2x4xf32> into tensor<2x4xf32>
+  %e = tensor.empty() : tensor<2x4xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%flat : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%b: f32, %out: f32):
+    %s = math.tanh %b : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: 'linalg.generic' takes operands whose batch (dimension 0 of the input, argument #0) is merged with 1 and with 2 elements of other dimensions; it cannot be re-batched}}
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (0, 0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0, %t : tensor<1x2x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<2x4xf32>
+  %y = tensor.expand_shape %r [[0, 1], [2]] output_shape [1, 2, 4] : tensor<2x4xf32> into tensor<1x2x4xf32>
+  return %y : tensor<1x2x4xf32>
+}
+
+// -----
+
+// The batch's size used as a number (x / B) would change the model.
+func.func @batch_size_as_number(%arg0: tensor<1x4xf32>) -> tensor<1x4xf32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.dim' reads the size of dimension 0 of a value that carries the batch (dimension 0 of the input, argument #0) in dimension 0; a model that computes with its batch size cannot be re-batched}}
+  %d = tensor.dim %arg0, %c0 : tensor<1x4xf32>
+  %di = arith.index_cast %d : index to i64
+  %df = arith.sitofp %di : i64 to f32
+  %e = tensor.empty() : tensor<1x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%arg0 : tensor<1x4xf32>) outs(%e : tensor<1x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %s = arith.divf %in, %df : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4xf32>
+  return %r : tensor<1x4xf32>
+}

@@ -423,8 +423,21 @@ LogicalResult Rebatcher::visit(Operation *op) {
       if (dims.lookup(operand->get()).factor != 1)
         return mergedError(op, operand->get());
 
-  if (isa<tensor::DimOp>(op))
+  // The size of a dimension other than the batch does not change; the
+  // batch's size used as a number (x / B) would change the model.
+  if (auto dim = dyn_cast<tensor::DimOp>(op)) {
+    BatchDim bd = single();
+    std::optional<int64_t> index = dim.getConstantIndex();
+    if (!index || *index == int64_t(bd.pos))
+      return error(op) << "'tensor.dim' reads the size of "
+                       << (index ? "dimension " + std::to_string(*index)
+                                 : std::string("a dynamic dimension"))
+                       << " of a value that carries the batch ("
+                       << batchOrigin() << ") in dimension " << bd.pos
+                       << "; a model that computes with its batch size "
+                          "cannot be re-batched";
     return success();
+  }
   if (auto pad = dyn_cast<tensor::PadOp>(op)) {
     if (batchedOperands.front()->getOperandNumber() != 0)
       return error(op) << "'tensor.pad' pads with a value that carries the "
@@ -546,7 +559,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
   SmallVector<OpOperand *> deferred;
   // The batch loop's factor (BatchDim::factor): every batched operand that
   // reads it has the same.
-  int64_t factor = 1;
+  std::optional<int64_t> seenFactor;
   Operation *squeezedBy = nullptr;
   for (OpOperand &operand : op->getOpOperands()) {
     auto it = dims.find(operand.get());
@@ -556,16 +569,17 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
       squeezedBy = it->second.squeezedBy;
       continue;
     }
-    if (factor == 1)
-      factor = it->second.factor;
-    if (it->second.factor != factor)
+    if (!seenFactor)
+      seenFactor = it->second.factor;
+    if (it->second.factor != *seenFactor)
       return error(op) << "'" << op->getName()
                        << "' takes operands whose batch (" << batchOrigin()
-                       << ") is merged with " << factor << " and with "
+                       << ") is merged with " << *seenFactor << " and with "
                        << it->second.factor
                        << " elements of other dimensions; it cannot be "
                           "re-batched";
   }
+  int64_t factor = seenFactor.value_or(1);
   if (factor != 1 && squeezedBy) {
     squeezeFailure = squeezedBy;
     return error(op) << "'" << op->getName()

@@ -336,8 +336,13 @@ mlir::amp::autodiff::buildGatherAdjoint(OpBuilder &b, linalg::LinalgOp linalgOp,
         }
         Value seed = tensor::ExtractOp::create(nb, l, cotangent,
                                                *indicesAt(nb, l, outMap, ivs));
-        if (!linear.empty())
+        if (!linear.empty()) {
+          // The weights may read any loop's position.
+          body->walk([&](linalg::IndexOp index) {
+            mapping.map(index.getResult(), ivs[index.getDim()]);
+          });
           return {scatterLinear(nb, l, op, linear, mapping, seed, acc[0])};
+        }
         SmallVector<Value> at;
         for (Value index : gather.getIndices())
           at.push_back(mapping.lookupOrDefault(index));
