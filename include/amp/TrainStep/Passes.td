@@ -256,7 +256,8 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     contraction over the batch, two operands whose batches different loops
     read, a collapse or expand that merges or splits the batch with other
     dimensions other than by the batch leading them (a flatten across the
-    batch), any other op on a merged batch, a pad, concat, slice or insert
+    batch), any other op on a merged batch, `tensor.dim` of the batch (a
+    model that computes with its batch size), a pad, concat, slice or insert
     of part of the batch, a gather whose batch index is not a loop over the
     whole batch, an operand of the traced batch size that does not derive
     from the input, an op that takes a batched value and is not one of the
