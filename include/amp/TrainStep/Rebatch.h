@@ -39,9 +39,10 @@ namespace mlir::amp::trainstep {
 ///   init `tensor.empty`, a `linalg.fill` of one, a splat constant, a
 ///   linalg op whose inputs along that dimension are such values or none,
 ///   an expand_shape keeping that dimension alone or an insert over all of
-///   it of such values) is rebuilt at the new size (for a dynamic batch, `tensor.empty` gets `tensor.dim` of the
-///   input); a size-1 input of a linalg.generic is read with a constant 0
-///   (a broadcast), and one of a named op is broadcast first.
+///   it of such values) is rebuilt at the new size (for a dynamic batch,
+///   `tensor.empty` gets `tensor.dim` of the input); a size-1 input of a
+///   linalg.generic is read with a constant 0 (a broadcast), and one of a named
+///   op is broadcast first.
 /// - Traced at B = 1, torch-mlir writes broadcasts of the batch as constant
 ///   0 in indexing maps (`(d0, d1) -> (0, d1)`) and squeezes it with
 ///   collapse_shape before a broadcast re-adds it (matmul's batch
