@@ -33,8 +33,16 @@ src = open(model).read().split("\n// -----\n")[0]
 src = src.replace("dense_resource<__elided__>", "dense<0.0123>")
 src = "\n".join(l for l in src.splitlines() if "ml_program.global" not in l) + "\n"
 def rebatch(b):
-    return subprocess.run([amp_opt, f"--amp-rebatch=batch={b}", "-"], input=src,
-                          capture_output=True, text=True, check=True).stdout
+    r = subprocess.run([amp_opt, f"--amp-rebatch=batch={b}", "-"], input=src,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        # The product refused (or failed): its own diagnostic, not a trace.
+        sys.stderr.write(r.stderr)
+        print(f"check-rebatch-forward: amp-opt --amp-rebatch=batch={b} failed "
+              f"on {os.path.basename(model)} (above)")
+        shutil.rmtree(work, ignore_errors=True)
+        sys.exit(1)
+    return r.stdout
 def funcs(text, name):
     # the func.func @forward ... up to its closing "  }" at module level
     m = re.search(r"^  func\.func @(\w+)\(.*?^  }\n", text, re.S | re.M)
