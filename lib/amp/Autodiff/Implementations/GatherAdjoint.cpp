@@ -25,8 +25,8 @@
 // that do not divide the input's), D then including the window's reduction
 // loops:
 //
-//   out[M_o(d)] += mask(d) ? T[i(d)] : 0   =>   dT[i(d)] += mask(d) ?
-//   dout[M_o(d)] : 0
+//   out[M_o(d)] += mask(d) ? T[i(d)] : 0
+//     =>   dT[i(d)] += mask(d) ? dout[M_o(d)] : 0
 //
 // and the init's gradient is dout (torch's adaptive_avg_pool2d_backward
 // spreads each output's gradient over its window the same way).
