@@ -2,7 +2,7 @@
 
 // No trainable parameter: no float constant, no parameter argument. The
 // note names what was left and why.
-// expected-error @+1 {{amp-build-train-step: @no_weights has no trainable parameter: no float tensor constant with at least min-elements=2 elements that the output depends on, and no argument named in params= (weights passed as arguments: params=arguments)}}
+// expected-error @+1 {{amp-build-train-step: @no_weights has no trainable parameter: no f32 tensor constant with at least min-elements=2 elements that the output depends on, and no argument named in params= (weights passed as arguments: params=arguments)}}
 func.func @no_weights(%x: tensor<4x2xf32>) -> tensor<4x2xf32> {
   // expected-note @+1 {{constant left: fewer than min-elements=2 elements}}
   %s = arith.constant dense<2.0> : tensor<1xf32>
@@ -37,7 +37,7 @@ func.func @rank3(%x: tensor<4x2x2xf32>) -> tensor<4x2x2xf32> {
 
 // Weights passed as an argument need params=: by default every argument
 // that is not a parameter is an input, so nothing is trained.
-// expected-error @+1 {{amp-build-train-step: @weight_argument has no trainable parameter: no float tensor constant with at least min-elements=2 elements that the output depends on, and no argument named in params= (weights passed as arguments: params=arguments)}}
+// expected-error @+1 {{amp-build-train-step: @weight_argument has no trainable parameter: no f32 tensor constant with at least min-elements=2 elements that the output depends on, and no argument named in params= (weights passed as arguments: params=arguments)}}
 func.func @weight_argument(%x: tensor<4x3xf32>,
                            %w: tensor<3x2xf32>) -> tensor<4x2xf32> {
   %zero = arith.constant 0.0 : f32

@@ -14,7 +14,7 @@ func.func @constants(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
 
 // -----
 
-// expected-error @+1 {{amp-build-train-step: @no_weights has no trainable parameter: params=arguments found no weight argument (every argument is an input); @no_weights has no float tensor constant either}}
+// expected-error @+1 {{amp-build-train-step: @no_weights has no trainable parameter: params=arguments found no weight argument (every argument is an input); @no_weights has no f32 tensor constant either}}
 func.func @no_weights(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   return %x : tensor<2x3xf32>
 }

@@ -868,7 +868,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
                               << "amp-build-train-step: @" << model.getSymName()
                               << " has no trainable parameter: ";
     if (request->constants)
-      diag << "no float tensor constant with at least min-elements="
+      diag << "no f32 tensor constant with at least min-elements="
            << options.minElements << " elements that the output depends on";
     if (request->constants && request->arguments)
       diag << ", and ";
@@ -883,7 +883,7 @@ mlir::amp::trainstep::selectParameters(func::FuncOp model,
     else if (!request->constants)
       diag << (constants.empty()
                    ? "; @" + model.getSymName().str() +
-                         " has no float tensor constant either"
+                         " has no f32 tensor constant either"
                    : "; for weights held as constants use params=constants "
                      "(the default) or name their dense_resource keys");
     for (const LeftConstant &left : plan.leftConstants)
