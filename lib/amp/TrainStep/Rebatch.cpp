@@ -241,6 +241,18 @@ static std::optional<unsigned> expandedSource(tensor::ExpandShapeOp expand,
   return std::nullopt;
 }
 
+/// The number of elements of `type`'s dimensions `dims` (kDynamic when one
+/// of them is dynamic).
+static int64_t elementsOf(RankedTensorType type, ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (type.isDynamicDim(d))
+      return ShapedType::kDynamic;
+    n *= type.getDimSize(d);
+  }
+  return n;
+}
+
 /// The source dimension of `insert`'s dimension `pos` when the insert
 /// covers all of it (offset 0, stride 1, the source's size equal to the
 /// destination's, no rank reduction); nullopt otherwise.
@@ -528,14 +540,7 @@ LogicalResult Rebatcher::visit(Operation *op) {
                        << " into one that neither does nor can be rebuilt "
                           "with it (an empty tensor, a splat or a fill of "
                           "one); it cannot be re-batched";
-    std::optional<int64_t> offset =
-        getConstantIntValue(insert.getMixedOffsets()[p]);
-    std::optional<int64_t> size =
-        getConstantIntValue(insert.getMixedSizes()[p]);
-    std::optional<int64_t> stride =
-        getConstantIntValue(insert.getMixedStrides()[p]);
-    if (!offset || *offset != 0 || !size || *size != traced || !stride ||
-        *stride != 1 || insert.getType().getDimSize(p) != traced)
+    if (!insertedSource(insert, p) || insert.getType().getDimSize(p) != traced)
       return error(op) << "'tensor.insert_slice' writes part of dimension " << p
                        << ", the batch (" << batchOrigin()
                        << "); only a slice of the whole batch can be "
@@ -833,13 +838,9 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
       return d == int64_t(src.pos) || srcType.getDimSize(d) == 1;
     });
     // The elements merged after the batch.
-    int64_t rest = 1;
-    for (int64_t d : group)
-      if (d != int64_t(src.pos))
-        rest = ShapedType::isDynamic(srcType.getDimSize(d)) ||
-                       ShapedType::isDynamic(rest)
-                   ? ShapedType::kDynamic
-                   : rest * srcType.getDimSize(d);
+    SmallVector<int64_t> others(llvm::make_filter_range(
+        group, [&](int64_t d) { return d != int64_t(src.pos); }));
+    int64_t rest = elementsOf(srcType, others);
     if (unitRest) {
       dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
                               src.factor};
@@ -882,11 +883,8 @@ LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
   } else if (src.factor != 1) {
     // The batch split off again: the group's first dimension is the traced
     // batch, the others hold the merged elements.
-    int64_t rest = 1;
-    for (int64_t d : ArrayRef<int64_t>(group).drop_front())
-      rest = ShapedType::isDynamic(resultType.getDimSize(d))
-                 ? ShapedType::kDynamic
-                 : rest * resultType.getDimSize(d);
+    int64_t rest =
+        elementsOf(resultType, ArrayRef<int64_t>(group).drop_front());
     if (resultType.getDimSize(group.front()) != traced || rest != src.factor)
       return error(op) << "'tensor.expand_shape' splits dimension " << src.pos
                        << ", which merges the batch (" << batchOrigin()
