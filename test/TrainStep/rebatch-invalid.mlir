@@ -210,3 +210,31 @@ func.func @batch_size_as_number(%arg0: tensor<1x4xf32>) -> tensor<1x4xf32> {
   } -> tensor<1x4xf32>
   return %r : tensor<1x4xf32>
 }
+
+// -----
+
+// A merged batch [B*T] split the other way ([T, B] order): refused.
+func.func @merged_split_otherwise(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %c = tensor.collapse_shape %x [[0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.expand_shape' splits dimension 0, which merges the batch (dimension 0 of the input, argument #0) with 3 elements of other dimensions, into 'tensor<3x2xf32>' without splitting the batch off first; it cannot be re-batched}}
+  %e = tensor.expand_shape %c [[0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+  return %e : tensor<3x2xf32>
+}
+
+// -----
+
+// A gather reading the batch with one loop while an operand reads it with
+// another: the op pairs different examples.
+func.func @gather_other_loop(%x: tensor<2x3xf32>) -> tensor<2x2x3xf32> {
+  %e = tensor.empty() : tensor<2x2x3xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x3xf32>) outs(%e : tensor<2x2x3xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.extract' inside 'linalg.generic' reads the batch (dimension 0 of the input, argument #0) at loop d1, but operand #0 reads it with loop d0, so the model mixes examples; it cannot be re-batched}}
+    %g = tensor.extract %x[%i, %j] : tensor<2x3xf32>
+    %s = arith.addf %a, %g : f32
+    linalg.yield %s : f32
+  } -> tensor<2x2x3xf32>
+  return %r : tensor<2x2x3xf32>
+}
