@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Execution check of amp-rebatch on a forward model.
 
-Usage: scripts/check-rebatch-forward.py MODEL.mlir [BUILD_DIR]
+Usage: scripts/check-rebatch-forward.py MODEL.mlir [BUILD_DIR] [--batch-dim=D]
 
 Builds one module with the model at its traced batch T (@fwd1; usually
 1), re-batched to N = 8 T (@fwd8, `amp-opt --amp-rebatch=batch=N`) and to
@@ -15,13 +15,20 @@ bit for bit equal). Elided weights (dense_resource<__elided__>) are
 replaced by a splat 0.0123. In a file of `// -----` chunks (a lit test)
 the model is the first chunk. Exits 0 with a skip message when MODEL does
 not exist (../shared/models is not in every checkout).
+
+--batch-dim=D (a sequence-first model, batch_first=False: D = 1): all
+three are first moved to the batch in dimension 0 (`amp-rebatch
+batch-dim=D`), and @fwd1 is that model at its traced batch.
 """
 import os, re, shutil, subprocess, sys, tempfile
 
-if len(sys.argv) < 2:
+args = [a for a in sys.argv[1:] if not a.startswith("--batch-dim=")]
+batch_dim = next((int(a.split("=", 1)[1]) for a in sys.argv[1:]
+                  if a.startswith("--batch-dim=")), 0)
+if not args:
     sys.exit(__doc__)
-model = sys.argv[1]
-build = sys.argv[2] if len(sys.argv) > 2 else os.path.join(
+model = args[0]
+build = args[1] if len(args) > 1 else os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "build")
 amp_opt = os.path.join(build, "bin", "amp-opt")
 if not os.path.exists(model):
@@ -33,16 +40,24 @@ src = open(model).read().split("\n// -----\n")[0]
 src = src.replace("dense_resource<__elided__>", "dense<0.0123>")
 src = "\n".join(l for l in src.splitlines() if "ml_program.global" not in l) + "\n"
 def rebatch(b):
-    r = subprocess.run([amp_opt, f"--amp-rebatch=batch={b}", "-"], input=src,
+    option = f"--amp-rebatch=batch={b} batch-dim={batch_dim}"
+    r = subprocess.run([amp_opt, option, "-"], input=src,
                        capture_output=True, text=True)
     if r.returncode != 0:
         # The product refused (or failed): its own diagnostic, not a trace.
         sys.stderr.write(r.stderr)
-        print(f"check-rebatch-forward: amp-opt --amp-rebatch=batch={b} failed "
+        print(f"check-rebatch-forward: amp-opt '{option}' failed "
               f"on {os.path.basename(model)} (above)")
         shutil.rmtree(work, ignore_errors=True)
         sys.exit(1)
     return r.stdout
+if batch_dim:
+    # The model at its traced batch, with the batch moved to dimension 0.
+    tail0 = src[src.index("{-#"):] if "{-#" in src else ""
+    src = rebatch(0)
+    if tail0 and "{-#" not in src:
+        src += tail0
+    batch_dim = 0  # src holds the batch in dimension 0 now
 def funcs(text, name):
     # the func.func @forward ... up to its closing "  }" at module level
     m = re.search(r"^  func\.func @(\w+)\(.*?^  }\n", text, re.S | re.M)

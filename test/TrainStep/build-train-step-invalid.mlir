@@ -51,7 +51,10 @@ func.func @weight_argument(%x: tensor<4x3xf32>,
 
 // The batch in dimension 1 of the input: a located error that says what to
 // change (it used to be reported as a bug of the builder).
-// expected-error @+1 {{amp-build-train-step: the input (argument #0, 'tensor<3x4xf32>') has 3 in dimension 0, the output ('tensor<4x2xf32>') 4; dimension 0 of both is the batch (transpose the input, or name the inputs with inputs=; a weight passed as an argument belongs in params=)}}
+// Dimension 1 holds independent examples: a warning and the error name
+// batch-dim=1.
+// expected-warning @+2 {{amp-build-train-step: @batch_in_dim1 mixes the elements along dimension 0 of its input, which the step takes as the batch, while dimension 1 holds independent examples: a sequence-first model (PyTorch's batch_first=False, the default of nn.MultiheadAttention, nn.Transformer*, nn.LSTM, nn.GRU) takes batch-dim=1}}
+// expected-error @+1 {{amp-build-train-step: the input (argument #0, 'tensor<3x4xf32>') has 3 in dimension 0, the output ('tensor<4x2xf32>') 4; dimension 0 of both is the batch (transpose the input, or name the inputs with inputs=; a weight passed as an argument belongs in params=; a sequence-first model, PyTorch's batch_first=False, takes batch-dim=1)}}
 func.func @batch_in_dim1(%x: tensor<3x4xf32>) -> tensor<4x2xf32> {
   %w = arith.constant dense<1.0> : tensor<3x2xf32>
   %zero = arith.constant 0.0 : f32

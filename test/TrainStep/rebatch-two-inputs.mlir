@@ -23,7 +23,7 @@
 //
 // Inputs traced at different batches cannot both be dimension-0 batches.
 // RUN: not amp-opt %S/Inputs/two-inputs-disagree.mlir --amp-build-train-step="loss=mse batch=8" 2>&1 | FileCheck %s --check-prefix=DISAGREE
-// DISAGREE: error: amp-build-train-step: batch=8: the inputs disagree on the batch they were traced at: argument #0 has 1 in dimension 0, argument #1 has 2; every input takes the batch in dimension 0
+// DISAGREE: error: amp-build-train-step: batch=8: the inputs disagree on the batch they were traced at: argument #0 has 1 in dimension 0, argument #1 has 2 in dimension 0; every input takes the batch in dimension 0
 module {
   func.func @forward(%a: tensor<1x3xf32>, %b: tensor<1x2xf32>) -> tensor<1x2x3xf32> {
     %wa = arith.constant dense<[[0.1, -0.2, 0.3, 0.0, 0.5, -0.1], [0.4, 0.5, -0.3, 0.2, 0.1, 0.0], [0.3, -0.6, 0.2, 0.1, -0.4, 0.7]]> : tensor<3x6xf32>

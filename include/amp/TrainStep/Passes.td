@@ -88,6 +88,18 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     `batch=dynamic`, as `amp-rebatch` does (its description has the rules
     and errors); absent or 0 keeps the traced batch.
 
+    Sequence-first models (`batch-dim=`; PyTorch's `batch_first=False`,
+    the default of nn.MultiheadAttention, nn.Transformer*, nn.LSTM, nn.GRU:
+    inputs [S, B, E]): the batch is first moved to dimension 0 of every
+    input (a `linalg.transpose` at the model's entry gives the body its
+    layout) and, followed by amp-rebatch's analysis, of the output ([S, B,
+    E] -> [B, S, E]; a [B, C] output stays), so that the step, amp-run's
+    data and re-batching take examples along dimension 0. One value applies
+    to every input (and with loss=none to the label or target when its
+    rank is larger), or one per input in their order (with loss=none one
+    more for the label or target). An op that mixes examples along that
+    dimension is an error, as for batch=.
+
     Losses (`loss=`, in f32, mean reduction as in PyTorch):
     `softmax-cross-entropy` (default; output: batch x classes logits, adds a
     `label` argument tensor<B x i32>; loss = mean_i logsumexp(z_i) - z_{i,
@@ -156,6 +168,11 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     Option<"batch", "batch", "std::string", /*default=*/"\"\"",
            "Re-batch the model to this batch size, or dynamic (absent or 0: "
            "the batch it was traced at; default: absent)">,
+    ListOption<"batchDim", "batch-dim", "int64_t",
+               "The dimension of the inputs that holds the batch, moved to "
+               "dimension 0 of the step's inputs and output (1: PyTorch's "
+               "batch_first=False; one value for all inputs, or one per "
+               "input; default: 0)">,
     Option<"loss", "loss", "::mlir::amp::trainstep::LossKind",
            /*default=*/"::mlir::amp::trainstep::LossKind::SoftmaxCrossEntropy",
            "The loss of the model's output (default: "
@@ -251,6 +268,12 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     and a per-head operand that does not derive from the input (a
     relative-position bias [H, T, T]) is tiled over the new batch.
 
+    `batch-dim=D` (not 0): the input holds the batch in dimension D
+    (PyTorch's `batch_first=False`: 1); it is moved to dimension 0 of the
+    input and of the result first (transposes at the entry and before the
+    return; amp-build-train-step's `batch-dim=` does the same), with or
+    without `batch=`.
+
     Errors, located on the op and naming it ("amp-rebatch: batch=8:
     'linalg.matmul' contracts over the batch dimension ..."): a reduction or
     contraction over the batch, two operands whose batches different loops
@@ -276,6 +299,10 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     Option<"input", "input", "int64_t", /*default=*/"-1",
            "The input argument, whose dimension 0 is the batch (default: "
            "the first float tensor argument)">,
+    Option<"batchDim", "batch-dim", "int64_t", /*default=*/"0",
+           "The input's dimension that holds the batch; not 0: moved to "
+           "dimension 0 of the input and of the result first (1: PyTorch's "
+           "batch_first=False; default: 0)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

@@ -79,9 +79,46 @@ namespace mlir::amp::trainstep {
 /// ("amp-rebatch", "amp-build-train-step") and the batch= value.
 ///
 /// `batch` equal to the traced batch (or kDynamic for a dynamic input):
-/// success, nothing changes.
+/// success, nothing changes. `givenDims`: the dimension each input held
+/// the batch in before moveBatchFirst moved it, for the errors ("dimension
+/// 1 of the input"); empty: 0.
 LogicalResult rebatch(func::FuncOp model, ArrayRef<unsigned> inputs,
-                      int64_t batch, StringRef prefix);
+                      int64_t batch, StringRef prefix,
+                      ArrayRef<unsigned> givenDims = {});
+
+/// Moves the batch of `model` to dimension 0 of its inputs and of its
+/// output, for a model whose inputs hold it in another dimension: PyTorch's
+/// sequence-first layouts (`batch_first=False`, the default of
+/// nn.MultiheadAttention, nn.Transformer*, nn.LSTM, nn.GRU and nn.RNN:
+/// [S, B, E]). `dims[k]` is the batch dimension of argument `inputs[k]`.
+///
+/// Each such argument takes the batch-first type (dimension `dims[k]`
+/// moved to the front, the others in their order) and a `linalg.transpose`
+/// at the entry gives the body its old layout. With `moveResults`, the
+/// batch is then followed from the inputs to the results by re-batching's
+/// analysis (`rebatch`'s rules: an op that mixes examples is an error), and
+/// a result that holds it in dimension p > 0 ([S, B, E]) is transposed to
+/// [B, S, E] before the return; a result that does not derive from the
+/// batch (a loss) is left. The training-step contract, amp-run's data and
+/// `rebatch` then see the batch in dimension 0.
+///
+/// Errors (located; each starts with `prefix` and "batch-dim=..."): an
+/// input that is not a ranked tensor of rank dims[k] + 1 or more, inputs
+/// that disagree on the traced batch, a model other ops refer to, and
+/// re-batching's analysis errors (the batch mixed, merged into a result,
+/// or collapsed away). All zero: success, nothing changes. The model is
+/// unchanged on error.
+LogicalResult moveBatchFirst(func::FuncOp model, ArrayRef<unsigned> inputs,
+                             ArrayRef<unsigned> dims, bool moveResults,
+                             StringRef prefix);
+
+/// Whether re-batching's analysis follows a batch in dimension `dims[k]`
+/// of each argument `inputs[k]` to the results with no op mixing examples
+/// along it (and no other error), quietly: no diagnostics, `model`
+/// unchanged. amp-build-train-step asks it to suggest batch-dim=1 for a
+/// sequence-first model built without it.
+bool followsBatch(func::FuncOp model, ArrayRef<unsigned> inputs,
+                  ArrayRef<unsigned> dims);
 
 } // namespace mlir::amp::trainstep
 

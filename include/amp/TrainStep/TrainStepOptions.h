@@ -90,6 +90,13 @@ struct TrainStepOptions {
   /// batch, a size >= 1 or "dynamic" rewrites dimension 0 of the input and
   /// everything derived from it.
   std::string batch;
+  /// The dimension of each input that holds the batch (moveBatchFirst in
+  /// Rebatch.h moves it to dimension 0 of the step's inputs and output).
+  /// Empty: 0. One entry: every input (and with loss=none the label or
+  /// target, when its rank is larger); else one per input, in the order of
+  /// the inputs, and with loss=none optionally one more for the label or
+  /// target. 1 for PyTorch's sequence-first layouts (batch_first=False).
+  std::vector<int64_t> batchDim;
 
   LossKind loss = LossKind::SoftmaxCrossEntropy;
   OptimizerKind optimizer = OptimizerKind::Momentum;

@@ -491,6 +491,80 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   }
   if (failed(checkModel(module, model)))
     return failure();
+  // batch-dim=: the batch moved to dimension 0 of the inputs and the output
+  // first (Rebatch.h, moveBatchFirst).
+  SmallVector<unsigned> givenDims;
+  if (llvm::any_of(options.batchDim, [](int64_t d) { return d != 0; })) {
+    FailureOr<ParameterPlan> layout = selectParameters(model, options);
+    if (failed(layout))
+      return failure();
+    SmallVector<unsigned> moved(layout->inputs.begin(), layout->inputs.end());
+    size_t n = moved.size(), given = options.batchDim.size();
+    bool withSupervision =
+        options.loss == LossKind::None && layout->supervision.has_value();
+    if (given != 1 && given != n && !(withSupervision && given == n + 1)) {
+      InFlightDiagnostic diag = emitError(model.getLoc())
+                                << "amp-build-train-step: batch-dim= has "
+                                << given << " values, and @"
+                                << model.getSymName() << " has " << n
+                                << " inputs (arguments";
+      for (unsigned i : moved)
+        diag << " #" << i;
+      diag << "); give one value for every input, or one per input in "
+              "their order"
+           << (withSupervision ? " (and one more for the label or target)"
+                               : "");
+      return failure();
+    }
+    for (size_t k = 0; k < n; ++k)
+      givenDims.push_back(
+          static_cast<unsigned>(options.batchDim[given == 1 ? 0 : k]));
+    SmallVector<unsigned> dims(givenDims);
+    if (withSupervision) {
+      // The model's own label or target: its dimension batch-dim= names
+      // when it has one (targets [S, B]), else 0 (labels [B]).
+      auto type = dyn_cast<RankedTensorType>(
+          model.getArgumentTypes()[*layout->supervision]);
+      int64_t d = given == n + 1 ? options.batchDim[n] : options.batchDim[0];
+      if (given == n || (given == 1 && (!type || type.getRank() <= d)))
+        d = 0;
+      moved.push_back(*layout->supervision);
+      dims.push_back(static_cast<unsigned>(d));
+    }
+    func::FuncOp copy = model.clone();
+    if (failed(moveBatchFirst(copy, moved, dims, options.loss != LossKind::None,
+                              "amp-build-train-step"))) {
+      copy.erase();
+      return failure();
+    }
+    if (rebatched)
+      rebatched.erase();
+    rebatched = model = copy;
+  }
+  // Without batch-dim=: a model whose dimension 0 mixes examples while
+  // dimension 1 holds independent ones is sequence-first (PyTorch's
+  // batch_first=False); the step would take sequence positions as examples.
+  if (options.batchDim.empty() && options.loss != LossKind::None) {
+    FailureOr<ParameterPlan> layout = selectParameters(model, options);
+    if (failed(layout))
+      return failure();
+    SmallVector<unsigned> inputs(layout->inputs.begin(), layout->inputs.end());
+    bool ranked = !inputs.empty() && llvm::all_of(inputs, [&](unsigned i) {
+      auto type = dyn_cast<RankedTensorType>(model.getArgumentTypes()[i]);
+      return type && type.getRank() >= 2;
+    });
+    if (ranked &&
+        !followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 0)) &&
+        followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 1)))
+      emitWarning(model.getLoc())
+          << "amp-build-train-step: @" << model.getSymName()
+          << " mixes the elements along dimension 0 of its input, which the "
+             "step takes as the batch, while dimension 1 holds independent "
+             "examples: a sequence-first model (PyTorch's batch_first=False, "
+             "the default of nn.MultiheadAttention, nn.Transformer*, "
+             "nn.LSTM, nn.GRU) takes batch-dim=1, or its sequence positions "
+             "are trained as examples";
+  }
   if (int64_t batch = *parseBatch(options.batch); batch != 0) {
     // The model's own loss reduces over the batch (a mean divides by the
     // traced size), which re-batching cannot follow.
@@ -510,8 +584,8 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     if (rebatched)
       rebatched.erase();
     rebatched = copy;
-    if (failed(
-            rebatch(rebatched, traced->inputs, batch, "amp-build-train-step")))
+    if (failed(rebatch(rebatched, traced->inputs, batch, "amp-build-train-step",
+                       givenDims)))
       return failure();
     model = rebatched;
   }
@@ -572,7 +646,12 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
       diag << "the input argument #" << batch->first << " " << batch->second
            << "; dimension 0 of every input is the batch";
     diag << " (transpose the input, or name the inputs with inputs=; a "
-            "weight passed as an argument belongs in params=)";
+            "weight passed as an argument belongs in params=";
+    if (options.batchDim.empty() && inputType.getRank() >= 2 &&
+        batch->first == ~0u && inputType.getDimSize(1) == batch->second)
+      diag << "; a sequence-first model, PyTorch's batch_first=False, "
+              "takes batch-dim=1";
+    diag << ")";
     return failure();
   }
   if (options.loss == LossKind::None) {

@@ -27,6 +27,7 @@ struct BuildTrainStepPass : amp::impl::BuildTrainStepBase<BuildTrainStepPass> {
     options.input = input;
     options.output = output;
     options.batch = batch;
+    options.batchDim.assign(batchDim.begin(), batchDim.end());
     options.inputs.assign(inputs.begin(), inputs.end());
     options.loss = loss;
     options.optimizer = optimizer;

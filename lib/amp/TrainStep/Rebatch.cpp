@@ -22,6 +22,8 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/Sequence.h"
 
 using namespace mlir;
 using namespace mlir::amp::trainstep;
@@ -65,21 +67,36 @@ struct LinalgChange {
   int64_t factor = 1;
 };
 
+/// What an analysis is for, and how its errors read.
+struct AnalysisMode {
+  /// After the prefix in every error: "batch=8", "batch-dim=1".
+  std::string option;
+  /// Where the batch comes from, in errors; empty: dimension 0 of the
+  /// inputs.
+  std::string origin;
+  /// Accept the batch alone in any dimension of a result and record it
+  /// (Rebatcher::resultDims) instead of asking for dimension 0.
+  bool locate = false;
+};
+
 class Rebatcher {
 public:
   /// `mergeAtOne`: collapses of a model traced at batch 1 that merge the
   /// batch with other dimensions and are followed as merged
   /// (BatchDim::factor) rather than squeezed.
   Rebatcher(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
-            int64_t batch, StringRef prefix,
+            int64_t batch, StringRef prefix, const AnalysisMode &mode,
             const llvm::SmallPtrSetImpl<Operation *> &mergeAtOne)
       : model(model), inputs(inputs), traced(traced), batch(batch),
-        prefix(prefix), mergeAtOne(mergeAtOne) {}
+        prefix(prefix), mode(mode), mergeAtOne(mergeAtOne) {}
 
   LogicalResult analyze();
   /// After a failed analyze(): the collapse whose squeezed batch the
   /// failure is about (a retry may follow it as merged), or null.
   Operation *squeezeFailure = nullptr;
+  /// After analyze() with AnalysisMode::locate: per result, the dimension
+  /// that holds the batch (none: the result does not derive from it).
+  SmallVector<std::optional<unsigned>> resultDims;
   void rewrite();
 
 private:
@@ -125,6 +142,7 @@ private:
   SmallVector<unsigned> inputs;
   int64_t traced, batch;
   std::string prefix;
+  const AnalysisMode &mode;
   const llvm::SmallPtrSetImpl<Operation *> &mergeAtOne;
   /// The batch of every value that derives from the input's.
   llvm::DenseMap<Value, BatchDim> dims;
@@ -143,12 +161,7 @@ private:
 
 InFlightDiagnostic Rebatcher::error(Operation *op) {
   InFlightDiagnostic diag = op->emitError();
-  diag << prefix << ": batch=";
-  if (batch == ShapedType::kDynamic)
-    diag << "dynamic";
-  else
-    diag << batch;
-  diag << ": ";
+  diag << prefix << ": " << mode.option << ": ";
   return diag;
 }
 
@@ -179,14 +192,7 @@ LogicalResult Rebatcher::mergedError(Operation *op, Value merged) {
                    << "' (trace the model at batch 1 to re-batch it)";
 }
 
-std::string Rebatcher::batchOrigin() const {
-  if (inputs.size() == 1)
-    return "dimension 0 of the input, argument #" + std::to_string(inputs[0]);
-  std::string names;
-  for (unsigned i : inputs)
-    names += (names.empty() ? "#" : ", #") + std::to_string(i);
-  return "dimension 0 of the inputs, arguments " + names;
-}
+std::string Rebatcher::batchOrigin() const { return mode.origin; }
 
 /// How messages print an indexing expression ("d0 + d5").
 static std::string str(AffineExpr e) {
@@ -241,6 +247,24 @@ static std::optional<unsigned> expandedSource(tensor::ExpandShapeOp expand,
   return std::nullopt;
 }
 
+/// The source dimension that holds all of `collapse`'s result dimension
+/// `pos` when the other dimensions of its group are units (a zero state
+/// [1, B, H] -> [B, H]; all units: the group's last); nullopt otherwise.
+static std::optional<unsigned> collapsedSource(tensor::CollapseShapeOp collapse,
+                                               unsigned pos) {
+  RankedTensorType src = collapse.getSrcType();
+  ArrayRef<int64_t> group = collapse.getReassociationIndices()[pos];
+  std::optional<unsigned> found;
+  for (int64_t d : group) {
+    if (src.getDimSize(d) == 1)
+      continue;
+    if (found || src.isDynamicDim(d))
+      return std::nullopt;
+    found = static_cast<unsigned>(d);
+  }
+  return found ? found : std::optional<unsigned>(group.back());
+}
+
 /// The number of elements of `type`'s dimensions `dims` (kDynamic when one
 /// of them is dynamic).
 static int64_t elementsOf(RankedTensorType type, ArrayRef<int64_t> dims) {
@@ -289,6 +313,12 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
     std::optional<unsigned> src = expandedSource(expand, pos);
     return src && isResizable(expand.getSrc(), *src);
+  }
+  // A collapse of unit dimensions into `pos` (an RNN's zero state [1, B, H]
+  // -> [B, H]) of a resizable value.
+  if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
+    std::optional<unsigned> src = collapsedSource(collapse, pos);
+    return src && isResizable(collapse.getSrc(), *src);
   }
   // An insert over the whole of `pos` of a resizable value into one (a ViT's
   // class token broadcast over the batch, inserted into the empty tensor
@@ -349,6 +379,17 @@ LogicalResult Rebatcher::visit(Operation *op) {
                             "the batch with them); the training-step "
                             "contract needs the batch alone in dimension 0 "
                             "of the output";
+      if (mode.locate) {
+        if (it != dims.end() && it->second.kind != BatchDim::Batched)
+          return error(op) << "result #" << i << " of @" << model.getSymName()
+                           << " (" << v.getType()
+                           << ") has the batch collapsed away; the "
+                              "training-step contract needs the batch in "
+                              "one dimension of the output";
+        resultDims.push_back(it == dims.end() ? std::nullopt
+                                              : std::optional(it->second.pos));
+        continue;
+      }
       if (it == dims.end() || it->second.kind != BatchDim::Batched ||
           it->second.pos != 0 || it->second.factor != 1)
         return error(op) << "result #" << i << " of @" << model.getSymName()
@@ -1003,6 +1044,12 @@ Value Rebatcher::resize(Value value, unsigned pos, int64_t factor) {
     b.setInsertionPointAfter(def);
     result = tensor::ExpandShapeOp::create(
         b, def->getLoc(), newTy, src, expand.getReassociationIndices(), shape);
+  } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
+    Value src =
+        resize(collapse.getSrc(), *collapsedSource(collapse, pos), factor);
+    b.setInsertionPointAfter(def);
+    result = tensor::CollapseShapeOp::create(
+        b, def->getLoc(), newTy, src, collapse.getReassociationIndices());
   } else if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
     Value src = resize(insert.getSource(), pos, factor);
     Value dest = resize(insert.getDest(), pos, factor);
@@ -1255,50 +1302,169 @@ void Rebatcher::rewrite() {
       FunctionType::get(model.getContext(), args, ret->getOperandTypes()));
 }
 
-LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model,
-                                            ArrayRef<unsigned> inputs,
-                                            int64_t batch, StringRef prefix) {
-  auto fail = [&](Location loc) {
-    InFlightDiagnostic diag = emitError(loc);
-    diag << prefix << ": batch=";
-    if (batch == ShapedType::kDynamic)
-      diag << "dynamic";
+/// "dimension 0 of the input, argument #2", "dimension 1 of the inputs,
+/// arguments #0, #1" (`dims`: the dimension of each input that held the
+/// batch in the model as given; empty: 0 for all).
+static std::string originOf(ArrayRef<unsigned> inputs,
+                            ArrayRef<unsigned> dims) {
+  auto dimOf = [&](size_t k) { return dims.empty() ? 0u : dims[k]; };
+  bool same = llvm::all_of(llvm::seq<size_t>(0, inputs.size()),
+                           [&](size_t k) { return dimOf(k) == dimOf(0); });
+  if (inputs.size() == 1 || !same) {
+    std::string text;
+    for (size_t k = 0; k < inputs.size(); ++k)
+      text += (k ? ", " : "") + std::string("dimension ") +
+              std::to_string(dimOf(k)) + " of " +
+              (inputs.size() == 1 ? "the input" : "input") + ", argument #" +
+              std::to_string(inputs[k]);
+    return text;
+  }
+  std::string names;
+  for (unsigned i : inputs)
+    names += (names.empty() ? "#" : ", #") + std::to_string(i);
+  return "dimension " + std::to_string(dimOf(0)) +
+         " of the inputs, arguments " + names;
+}
+
+/// Runs the analysis of `model`. Traced at batch 1, a collapse of the
+/// batch with other dimensions is first read as a squeeze (torch-mlir
+/// broadcasts the batch back for a matmul); where that fails (attention's
+/// heads [1, H, T, d] -> [H, T, d] for batch_matmul), the analysis is rerun
+/// with that collapse merged (BatchDim::factor), quietly; the last
+/// attempt's errors are reported and null returned. `mode` and
+/// `mergeAtOne` must outlive the result.
+static std::unique_ptr<Rebatcher>
+analyzeModel(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
+             int64_t batch, StringRef prefix, const AnalysisMode &mode,
+             llvm::SmallPtrSetImpl<Operation *> &mergeAtOne) {
+  while (true) {
+    auto attempt = std::make_unique<Rebatcher>(model, inputs, traced, batch,
+                                               prefix, mode, mergeAtOne);
+    LogicalResult analyzed = failure();
+    {
+      ScopedDiagnosticHandler quiet(model.getContext(),
+                                    [](Diagnostic &) { return success(); });
+      analyzed = attempt->analyze();
+    }
+    if (succeeded(analyzed))
+      return attempt;
+    if (traced == 1 && attempt->squeezeFailure &&
+        mergeAtOne.insert(attempt->squeezeFailure).second)
+      continue;
+    Rebatcher loud(model, inputs, traced, batch, prefix, mode, mergeAtOne);
+    (void)loud.analyze();
+    return nullptr;
+  }
+}
+
+/// A `linalg.transpose` of `value` to the layout whose dimension i is
+/// `value`'s dimension `perm[i]` (tensor.empty init; dynamic sizes by
+/// tensor.dim).
+static Value transposed(OpBuilder &b, Location loc, Value value,
+                        ArrayRef<int64_t> perm) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t from : perm) {
+    if (type.isDynamicDim(from))
+      sizes.push_back(tensor::DimOp::create(b, loc, value, from).getResult());
     else
-      diag << batch;
-    diag << ": ";
-    return diag;
-  };
+      sizes.push_back(b.getIndexAttr(type.getDimSize(from)));
+  }
+  Value init =
+      tensor::EmptyOp::create(b, loc, sizes, type.getElementType()).getResult();
+  return linalg::TransposeOp::create(b, loc, value, init, perm)->getResult(0);
+}
+
+/// The permutation that moves dimension `d` of a rank-`rank` value to the
+/// front: result dimension 0 is `d`, the others keep their order.
+static SmallVector<int64_t> frontOf(unsigned d, int64_t rank) {
+  SmallVector<int64_t> perm{static_cast<int64_t>(d)};
+  for (int64_t i = 0; i < rank; ++i)
+    if (i != d)
+      perm.push_back(i);
+  return perm;
+}
+
+/// The inverse permutation of frontOf(d, rank): back to the layout with
+/// the batch in dimension `d`.
+static SmallVector<int64_t> backTo(unsigned d, int64_t rank) {
+  SmallVector<int64_t> perm;
+  for (int64_t i = 0; i < rank; ++i)
+    perm.push_back(i == d ? 0 : i < d ? i + 1 : i);
+  return perm;
+}
+
+/// The checks both entry points make: a body of one block, inputs that
+/// exist and are ranked tensors with dimension `dims[k]` (0 without
+/// `dims`), all of one traced batch size there (returned), and no other
+/// op referring to the model (its signature changes).
+static FailureOr<int64_t>
+checkInputs(func::FuncOp model, ArrayRef<unsigned> inputs,
+            ArrayRef<unsigned> dims,
+            llvm::function_ref<InFlightDiagnostic(Location)> fail) {
   if (model.isDeclaration() || !model.getBody().hasOneBlock())
-    return fail(model.getLoc()) << "@" << model.getSymName()
-                                << " needs a body of one block to be "
-                                   "re-batched";
+    return fail(model.getLoc())
+           << "@" << model.getSymName()
+           << " needs a body of one block to be re-batched";
   if (inputs.empty())
     return fail(model.getLoc()) << "@" << model.getSymName()
                                 << " has no input to take the batch from";
   std::optional<int64_t> traced;
-  for (unsigned input : inputs) {
+  for (auto [k, input] : llvm::enumerate(inputs)) {
+    unsigned d = dims.empty() ? 0 : dims[k];
     if (input >= model.getNumArguments())
       return fail(model.getLoc())
              << "input=" << input << " is out of range: @" << model.getSymName()
              << " has " << model.getNumArguments() << " arguments";
     BlockArgument arg = model.getArgument(input);
     auto type = dyn_cast<RankedTensorType>(arg.getType());
-    if (!type || type.getRank() < 1)
+    if (!type || type.getRank() <= d)
       return fail(arg.getLoc())
              << "the input, argument #" << input << " of @"
              << model.getSymName() << ", has type " << arg.getType()
-             << "; its dimension 0 is the batch, so it must be a ranked "
-                "tensor";
-    int64_t size = type.getDimSize(0);
+             << "; its dimension " << d
+             << " is the batch, so it must be a ranked tensor of rank " << d + 1
+             << " or more";
+    int64_t size = type.getDimSize(d);
     if (traced && size != *traced)
       return fail(arg.getLoc())
              << "the inputs disagree on the batch they were traced at: "
                 "argument #"
-             << inputs[0] << " has " << *traced << " in dimension 0, argument #"
-             << input << " has " << size
-             << "; every input takes the batch in dimension 0";
+             << inputs[0] << " has " << *traced << " in dimension "
+             << (dims.empty() ? 0 : dims[0]) << ", argument #" << input
+             << " has " << size << " in dimension " << d
+             << "; every input takes the batch in "
+             << (dims.empty() ? "dimension 0"
+                              : "the dimension batch-dim= "
+                                "names");
     traced = size;
   }
+  if (auto module = model->getParentOfType<ModuleOp>())
+    if (!SymbolTable::symbolKnownUseEmpty(model, module))
+      return fail(model.getLoc())
+             << "@" << model.getSymName()
+             << " is referred to by other operations; re-batching changes "
+                "its signature";
+  return *traced;
+}
+
+LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model,
+                                            ArrayRef<unsigned> inputs,
+                                            int64_t batch, StringRef prefix,
+                                            ArrayRef<unsigned> givenDims) {
+  AnalysisMode mode;
+  mode.option = batch == ShapedType::kDynamic
+                    ? std::string("batch=dynamic")
+                    : "batch=" + std::to_string(batch);
+  mode.origin = originOf(inputs, givenDims);
+  auto fail = [&](Location loc) {
+    InFlightDiagnostic diag = emitError(loc);
+    diag << prefix << ": " << mode.option << ": ";
+    return diag;
+  };
+  FailureOr<int64_t> traced = checkInputs(model, inputs, {}, fail);
+  if (failed(traced))
+    return failure();
   BlockArgument first = model.getArgument(inputs[0]);
   auto type = cast<RankedTensorType>(first.getType());
   if (*traced == batch)
@@ -1309,35 +1475,110 @@ LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model,
            << model.getSymName() << " (" << type
            << "), has a dynamic batch already; re-batch to dynamic or not at "
               "all";
-  if (auto module = model->getParentOfType<ModuleOp>())
-    if (!SymbolTable::symbolKnownUseEmpty(model, module))
-      return fail(model.getLoc())
-             << "@" << model.getSymName()
-             << " is referred to by other operations; re-batching changes "
-                "its signature";
-  // Traced at batch 1, a collapse of the batch with other dimensions is
-  // first read as a squeeze (torch-mlir broadcasts the batch back for a
-  // matmul); where that fails (attention's heads [1, H, T, d] -> [H, T, d]
-  // for batch_matmul), the analysis is rerun with that collapse merged
-  // (BatchDim::factor), quietly; the last attempt's errors are reported.
   llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
-  while (true) {
-    Rebatcher attempt(model, inputs, *traced, batch, prefix, mergeAtOne);
-    LogicalResult analyzed = failure();
-    {
-      ScopedDiagnosticHandler quiet(model.getContext(),
-                                    [](Diagnostic &) { return success(); });
-      analyzed = attempt.analyze();
-    }
-    if (succeeded(analyzed)) {
-      attempt.rewrite();
-      return success();
-    }
-    if (*traced == 1 && attempt.squeezeFailure &&
-        mergeAtOne.insert(attempt.squeezeFailure).second)
-      continue;
-    Rebatcher loud(model, inputs, *traced, batch, prefix, mergeAtOne);
-    (void)loud.analyze();
+  std::unique_ptr<Rebatcher> analysis =
+      analyzeModel(model, inputs, *traced, batch, prefix, mode, mergeAtOne);
+  if (!analysis)
     return failure();
+  analysis->rewrite();
+  return success();
+}
+
+/// Gives each argument `inputs[k]` the type with dimension `dims[k]` moved
+/// to the front and a `linalg.transpose` at the entry back to the old
+/// layout for the body (checkInputs first).
+static void moveInputsFirst(func::FuncOp model, ArrayRef<unsigned> inputs,
+                            ArrayRef<unsigned> dims) {
+  OpBuilder b = OpBuilder::atBlockBegin(&model.getBody().front());
+  for (auto [input, d] : llvm::zip_equal(inputs, dims)) {
+    if (d == 0)
+      continue;
+    BlockArgument arg = model.getArgument(input);
+    auto type = cast<RankedTensorType>(arg.getType());
+    SmallVector<int64_t> shape;
+    for (int64_t from : frontOf(d, type.getRank()))
+      shape.push_back(type.getDimSize(from));
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : arg.getUses())
+      uses.push_back(&use);
+    arg.setType(type.clone(shape));
+    Value original =
+        transposed(b, arg.getLoc(), arg, backTo(d, type.getRank()));
+    for (OpOperand *use : uses)
+      use->set(original);
   }
+}
+
+bool mlir::amp::trainstep::followsBatch(func::FuncOp model,
+                                        ArrayRef<unsigned> inputs,
+                                        ArrayRef<unsigned> dims) {
+  ScopedDiagnosticHandler quiet(model.getContext(),
+                                [](Diagnostic &) { return success(); });
+  auto fail = [&](Location loc) { return emitError(loc); };
+  FailureOr<int64_t> traced = checkInputs(model, inputs, dims, fail);
+  if (failed(traced) || ShapedType::isDynamic(*traced))
+    return false;
+  func::FuncOp copy = model.clone();
+  llvm::scope_exit eraseCopy([&]() { copy.erase(); });
+  moveInputsFirst(copy, inputs, dims);
+  AnalysisMode mode;
+  mode.locate = true;
+  llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
+  return analyzeModel(copy, inputs, *traced, *traced, "", mode, mergeAtOne) !=
+         nullptr;
+}
+
+LogicalResult mlir::amp::trainstep::moveBatchFirst(func::FuncOp model,
+                                                   ArrayRef<unsigned> inputs,
+                                                   ArrayRef<unsigned> dims,
+                                                   bool moveResults,
+                                                   StringRef prefix) {
+  assert(inputs.size() == dims.size() && "one batch dimension per input");
+  if (llvm::all_of(dims, [](unsigned d) { return d == 0; }))
+    return success();
+  AnalysisMode mode;
+  mode.option = "batch-dim=";
+  for (auto [k, d] : llvm::enumerate(dims))
+    mode.option += (k ? "," : "") + std::to_string(d);
+  mode.origin = originOf(inputs, dims);
+  mode.locate = true;
+  auto fail = [&](Location loc) {
+    InFlightDiagnostic diag = emitError(loc);
+    diag << prefix << ": " << mode.option << ": ";
+    return diag;
+  };
+  FailureOr<int64_t> traced = checkInputs(model, inputs, dims, fail);
+  if (failed(traced))
+    return failure();
+
+  // On a copy, so that the model is unchanged on error.
+  func::FuncOp copy = model.clone();
+  llvm::scope_exit eraseCopy([&]() { copy.erase(); });
+  moveInputsFirst(copy, inputs, dims);
+  Block &body = copy.getBody().front();
+  OpBuilder b(copy.getContext());
+  Operation *ret = body.getTerminator();
+  if (moveResults) {
+    llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
+    std::unique_ptr<Rebatcher> analysis =
+        analyzeModel(copy, inputs, *traced, *traced, prefix, mode, mergeAtOne);
+    if (!analysis)
+      return failure();
+    b.setInsertionPoint(ret);
+    for (auto [i, pos] : llvm::enumerate(analysis->resultDims)) {
+      if (!pos || *pos == 0)
+        continue;
+      Value result = ret->getOperand(i);
+      auto type = cast<RankedTensorType>(result.getType());
+      ret->setOperand(i, transposed(b, ret->getLoc(), result,
+                                    frontOf(*pos, type.getRank())));
+    }
+  }
+  SmallVector<Type> argTypes(copy.getArgumentTypes());
+  for (unsigned input : inputs)
+    argTypes[input] = copy.getArgument(input).getType();
+  model.getBody().takeBody(copy.getBody());
+  model.setFunctionType(
+      FunctionType::get(model.getContext(), argTypes, ret->getOperandTypes()));
+  return success();
 }

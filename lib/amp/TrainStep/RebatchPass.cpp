@@ -27,7 +27,14 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
              "batch: the batch the model was traced at)";
       return signalPassFailure();
     }
-    if (*size == 0)
+    if (batchDim < 0) {
+      emitError(module.getLoc())
+          << "amp-rebatch: batch-dim=" << static_cast<int64_t>(batchDim)
+          << ": must be a dimension index >= 0 (PyTorch's "
+             "batch_first=False layouts: 1)";
+      return signalPassFailure();
+    }
+    if (*size == 0 && batchDim == 0)
       return;
     func::FuncOp model;
     if (!function.empty()) {
@@ -68,7 +75,11 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
         return signalPassFailure();
       }
     }
-    if (failed(rebatch(model, {unsigned(index)}, *size, "amp-rebatch")))
+    unsigned dim = static_cast<unsigned>(batchDim);
+    if (failed(moveBatchFirst(model, {unsigned(index)}, {dim},
+                              /*moveResults=*/true, "amp-rebatch")) ||
+        (*size != 0 && failed(rebatch(model, {unsigned(index)}, *size,
+                                      "amp-rebatch", {dim}))))
       signalPassFailure();
   }
 };
