@@ -253,7 +253,7 @@ static std::optional<unsigned> expandedSource(tensor::ExpandShapeOp expand,
 static std::optional<unsigned> collapsedSource(tensor::CollapseShapeOp collapse,
                                                unsigned pos) {
   RankedTensorType src = collapse.getSrcType();
-  ArrayRef<int64_t> group = collapse.getReassociationIndices()[pos];
+  ReassociationIndices group = collapse.getReassociationIndices()[pos];
   std::optional<unsigned> found;
   for (int64_t d : group) {
     if (src.getDimSize(d) == 1)
