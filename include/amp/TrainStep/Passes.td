@@ -253,11 +253,16 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     An init or broadcast operand the batch loop indexes (`tensor.empty`,
     `linalg.fill` of one, a splat constant, a linalg op broadcasting along
     that dimension or whose inputs along it are such values, an insert of
-    one into another over that whole dimension) is rebuilt at the new size (`tensor.dim` of the input
-    for a dynamic batch); a size-1 input is broadcast. Traced at batch 1,
-    torch-mlir's size-1 broadcasts of the batch (`(d0, d1) -> (0, d1)`) and
-    its collapse of the batch before a broadcast re-adds it (matmul's batch
-    dimensions) are read as the batch. Traced at B > 1, a collapse that
+    one into another over that whole dimension, a slice of all of it or a
+    collapse of unit dimensions into it: a recurrent layer's zero state
+    zeros(L, B, H) sliced per layer) is rebuilt at the new size
+    (`tensor.dim` of the input for a dynamic batch); a size-1 input is
+    broadcast. Traced at batch 1, torch-mlir's size-1 broadcasts of the
+    batch (`(d0, d1) -> (0, d1)`) and its collapse of the batch before a
+    broadcast re-adds it (matmul's batch dimensions) are read as the batch;
+    an expand of the batch's unit dimension into several ([1, H] -> [1, 1,
+    H]) puts it in the first, and in the next where an op reads it
+    otherwise (quietly rerun). Traced at B > 1, a collapse that
     merges the batch with the dimensions after it ([B, T, D] -> [B*T, D]
     for a matmul, [B, H, T, d] -> [B*H, T, d] for attention) is followed
     as B x T rows through linalg ops that read them with a parallel loop of

@@ -38,8 +38,9 @@ namespace mlir::amp::trainstep {
 /// - An operand the batch loop reads that does not come from the input (an
 ///   init `tensor.empty`, a `linalg.fill` of one, a splat constant, a
 ///   linalg op whose inputs along that dimension are such values or none,
-///   an expand_shape keeping that dimension alone or an insert over all of
-///   it of such values) is rebuilt at the new size (for a dynamic batch,
+///   an expand_shape keeping that dimension alone, an insert over all of
+///   it of such values, a slice of all of it or a collapse of unit
+///   dimensions into it) is rebuilt at the new size (for a dynamic batch,
 ///   `tensor.empty` gets `tensor.dim` of the input); a size-1 input of a
 ///   linalg.generic is read with a constant 0 (a broadcast), and one of a named
 ///   op is broadcast first.
@@ -53,6 +54,9 @@ namespace mlir::amp::trainstep {
 ///   over a size-1 leading loop reads the batch with that loop. Where no op
 ///   broadcasts it back (attention's heads [1, H, T, d] -> [H, T, d] for
 ///   batch_matmul), the analysis is rerun with that collapse read as below.
+///   An expand of the batch's unit dimension into several unit dimensions
+///   puts the batch in the first; where an op reads it otherwise (an insert
+///   at [t, 0, 0] of [S, 1, H]), the analysis is rerun with the next.
 /// - A collapse that merges the batch, leading its group, with the
 ///   dimensions after it ([B, T, D] -> [B*T, D]) is followed as the batch
 ///   times their size: through linalg ops that read it with a parallel loop

@@ -47,6 +47,10 @@ struct BatchDim {
   /// (traced at B > 1: a Linear's [B, T, D] -> [B*T, D], attention's heads
   /// [B, H, T, T] -> [B*H, T, T]); 1 for the batch alone.
   int64_t factor = 1;
+  /// Traced at 1: the expand_shape that chose `pos` among several unit
+  /// dimensions (Retry::unitExpandChoice), for the value it made.
+  Operation *unitExpand = nullptr;
+  unsigned unitCandidates = 0;
 };
 
 /// What the rewrite does to one linalg op.
@@ -79,21 +83,36 @@ struct AnalysisMode {
   bool locate = false;
 };
 
+/// The readings a model traced at batch 1 allows, as the quiet retries of
+/// analyzeModel settle them.
+struct Retry {
+  /// Collapses that merge the batch with other dimensions and are followed
+  /// as merged (BatchDim::factor) rather than squeezed.
+  llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
+  /// Expand_shapes that split the batch's unit dimension into several unit
+  /// dimensions ([1, 8] -> [1, 1, 8]): which of them holds the batch
+  /// (0: the first; an op that reads it otherwise than the batch asks for
+  /// the next).
+  llvm::DenseMap<Operation *, unsigned> unitExpandChoice;
+};
+
 class Rebatcher {
 public:
-  /// `mergeAtOne`: collapses of a model traced at batch 1 that merge the
-  /// batch with other dimensions and are followed as merged
-  /// (BatchDim::factor) rather than squeezed.
   Rebatcher(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
             int64_t batch, StringRef prefix, const AnalysisMode &mode,
-            const llvm::SmallPtrSetImpl<Operation *> &mergeAtOne)
+            const Retry &retry)
       : model(model), inputs(inputs), traced(traced), batch(batch),
-        prefix(prefix), mode(mode), mergeAtOne(mergeAtOne) {}
+        prefix(prefix), mode(mode), retry(retry) {}
 
   LogicalResult analyze();
   /// After a failed analyze(): the collapse whose squeezed batch the
   /// failure is about (a retry may follow it as merged), or null.
   Operation *squeezeFailure = nullptr;
+  /// After a failed analyze(): the ambiguous unit expand (traced at 1) whose
+  /// result the failing op read, and how many unit dimensions it could have
+  /// put the batch in; a retry may take the next.
+  Operation *unitExpandFailure = nullptr;
+  unsigned unitExpandCandidates = 0;
   /// After analyze() with AnalysisMode::locate: per result, the dimension
   /// that holds the batch (none: the result does not derive from it).
   SmallVector<std::optional<unsigned>> resultDims;
@@ -143,7 +162,7 @@ private:
   int64_t traced, batch;
   std::string prefix;
   const AnalysisMode &mode;
-  const llvm::SmallPtrSetImpl<Operation *> &mergeAtOne;
+  const Retry &retry;
   /// The batch of every value that derives from the input's.
   llvm::DenseMap<Value, BatchDim> dims;
   /// The traced type of every value in `dims` (the rewrite changes types).
@@ -265,6 +284,23 @@ static std::optional<unsigned> collapsedSource(tensor::CollapseShapeOp collapse,
   return found ? found : std::optional<unsigned>(group.back());
 }
 
+/// `pos` when `slice` takes all of its source's dimension `pos` (offset 0,
+/// stride 1, the full static size, no rank reduction); nullopt otherwise.
+static std::optional<unsigned> slicedSource(tensor::ExtractSliceOp slice,
+                                            unsigned pos) {
+  if (slice.getSourceType().getRank() != slice.getType().getRank())
+    return std::nullopt;
+  std::optional<int64_t> offset =
+      getConstantIntValue(slice.getMixedOffsets()[pos]);
+  std::optional<int64_t> stride =
+      getConstantIntValue(slice.getMixedStrides()[pos]);
+  int64_t size = slice.getType().getDimSize(pos);
+  if (offset != 0 || stride != 1 || ShapedType::isDynamic(size) ||
+      size != slice.getSourceType().getDimSize(pos))
+    return std::nullopt;
+  return pos;
+}
+
 /// The number of elements of `type`'s dimensions `dims` (kDynamic when one
 /// of them is dynamic).
 static int64_t elementsOf(RankedTensorType type, ArrayRef<int64_t> dims) {
@@ -313,6 +349,13 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
     std::optional<unsigned> src = expandedSource(expand, pos);
     return src && isResizable(expand.getSrc(), *src);
+  }
+  // A slice of all of `pos` of a resizable value (one layer's or
+  // direction's zero state of h0 = zeros(L * dirs, B, H); the gates of
+  // h0 @ U + b split along H).
+  if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+    std::optional<unsigned> src = slicedSource(slice, pos);
+    return src && isResizable(slice.getSource(), *src);
   }
   // A collapse of unit dimensions into `pos` (an RNN's zero state [1, B, H]
   // -> [B, H]) of a resizable value.
@@ -433,6 +476,14 @@ LogicalResult Rebatcher::visit(Operation *op) {
     tracedTypes[result] = cast<RankedTensorType>(result.getType());
   };
   auto single = [&]() { return dims.lookup(batchedOperands.front()->get()); };
+  // Should this op fail, a retry may put an ambiguous expand's batch in
+  // another of its unit dimensions.
+  for (OpOperand *operand : batchedOperands)
+    if (BatchDim bd = dims.lookup(operand->get()); bd.unitExpand) {
+      unitExpandFailure = bd.unitExpand;
+      unitExpandCandidates = bd.unitCandidates;
+      break;
+    }
   auto notSqueezed = [&]() -> LogicalResult {
     for (OpOperand *operand : batchedOperands)
       if (BatchDim bd = dims.lookup(operand->get());
@@ -886,9 +937,11 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
       dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
                               src.factor};
     } else if (traced == 1 && src.factor == 1 &&
-               group.front() == int64_t(src.pos) && !mergeAtOne.contains(op)) {
+               group.front() == int64_t(src.pos) &&
+               !retry.mergeAtOne.contains(op)) {
       dims[op.getResult()] = {BatchDim::Squeezed, unsigned(g), op};
-    } else if ((traced != 1 || src.factor != 1 || mergeAtOne.contains(op)) &&
+    } else if ((traced != 1 || src.factor != 1 ||
+                retry.mergeAtOne.contains(op)) &&
                group.front() == int64_t(src.pos) &&
                !ShapedType::isDynamic(rest)) {
       // Traced at B > 1: the batch leads the merged dimension, B x rest.
@@ -935,21 +988,26 @@ LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
                           "be re-batched";
     dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
   } else {
-    std::optional<unsigned> pos;
+    SmallVector<unsigned> candidates;
     for (int64_t d : group)
-      if (resultType.getDimSize(d) == traced) {
-        pos = d;
-        break;
-      }
-    bool unitRest =
-        pos && llvm::all_of(group, [&](int64_t d) {
-          return d == int64_t(*pos) || resultType.getDimSize(d) == 1;
-        });
+      if (resultType.getDimSize(d) == traced)
+        candidates.push_back(d);
+    bool unitRest = !candidates.empty() && llvm::all_of(group, [&](int64_t d) {
+      return d == int64_t(candidates.front()) || resultType.getDimSize(d) == 1;
+    });
     if (!unitRest)
       return error(op) << "'tensor.expand_shape' splits dimension " << src.pos
                        << ", the batch (" << batchOrigin() << "), into "
                        << resultType << "; it cannot be re-batched";
-    dims[op.getResult()] = {BatchDim::Batched, *pos};
+    // Traced at 1, every unit dimension of the group may be the batch.
+    BatchDim bd{BatchDim::Batched, candidates.front()};
+    if (candidates.size() > 1) {
+      unsigned choice = retry.unitExpandChoice.lookup(op);
+      bd.pos = candidates[std::min<size_t>(choice, candidates.size() - 1)];
+      bd.unitExpand = op;
+      bd.unitCandidates = candidates.size();
+    }
+    dims[op.getResult()] = bd;
   }
   tracedTypes[op.getResult()] = resultType;
   return success();
@@ -1044,6 +1102,14 @@ Value Rebatcher::resize(Value value, unsigned pos, int64_t factor) {
     b.setInsertionPointAfter(def);
     result = tensor::ExpandShapeOp::create(
         b, def->getLoc(), newTy, src, expand.getReassociationIndices(), shape);
+  } else if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
+    Value src = resize(slice.getSource(), pos, factor);
+    SmallVector<OpFoldResult> sizes = slice.getMixedSizes();
+    sizes[pos] = batchSizeOfr(b, factor);
+    b.setInsertionPointAfter(def);
+    result = tensor::ExtractSliceOp::create(b, def->getLoc(), newTy, src,
+                                            slice.getMixedOffsets(), sizes,
+                                            slice.getMixedStrides());
   } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
     Value src =
         resize(collapse.getSrc(), *collapsedSource(collapse, pos), factor);
@@ -1332,14 +1398,18 @@ static std::string originOf(ArrayRef<unsigned> inputs,
 /// heads [1, H, T, d] -> [H, T, d] for batch_matmul), the analysis is rerun
 /// with that collapse merged (BatchDim::factor), quietly; the last
 /// attempt's errors are reported and null returned. `mode` and
-/// `mergeAtOne` must outlive the result.
+/// Traced at 1, an expand of the batch's unit dimension into several unit
+/// dimensions puts the batch in the first; where an op reads the result
+/// otherwise, the analysis is rerun with the next (a sequence-first
+/// output's [1, 8] -> [1, 1, 8] inserted at [t, 0, 0] of [S, 1, 8]).
+/// `mode` and `retry` must outlive the result.
 static std::unique_ptr<Rebatcher>
 analyzeModel(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
              int64_t batch, StringRef prefix, const AnalysisMode &mode,
-             llvm::SmallPtrSetImpl<Operation *> &mergeAtOne) {
+             Retry &retry) {
   while (true) {
     auto attempt = std::make_unique<Rebatcher>(model, inputs, traced, batch,
-                                               prefix, mode, mergeAtOne);
+                                               prefix, mode, retry);
     LogicalResult analyzed = failure();
     {
       ScopedDiagnosticHandler quiet(model.getContext(),
@@ -1349,9 +1419,16 @@ analyzeModel(func::FuncOp model, ArrayRef<unsigned> inputs, int64_t traced,
     if (succeeded(analyzed))
       return attempt;
     if (traced == 1 && attempt->squeezeFailure &&
-        mergeAtOne.insert(attempt->squeezeFailure).second)
+        retry.mergeAtOne.insert(attempt->squeezeFailure).second)
       continue;
-    Rebatcher loud(model, inputs, traced, batch, prefix, mode, mergeAtOne);
+    if (traced == 1 && attempt->unitExpandFailure) {
+      unsigned &choice = retry.unitExpandChoice[attempt->unitExpandFailure];
+      if (choice + 1 < attempt->unitExpandCandidates) {
+        ++choice;
+        continue;
+      }
+    }
+    Rebatcher loud(model, inputs, traced, batch, prefix, mode, retry);
     (void)loud.analyze();
     return nullptr;
   }
@@ -1475,9 +1552,9 @@ LogicalResult mlir::amp::trainstep::rebatch(func::FuncOp model,
            << model.getSymName() << " (" << type
            << "), has a dynamic batch already; re-batch to dynamic or not at "
               "all";
-  llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
+  Retry retry;
   std::unique_ptr<Rebatcher> analysis =
-      analyzeModel(model, inputs, *traced, batch, prefix, mode, mergeAtOne);
+      analyzeModel(model, inputs, *traced, batch, prefix, mode, retry);
   if (!analysis)
     return failure();
   analysis->rewrite();
@@ -1523,8 +1600,8 @@ bool mlir::amp::trainstep::followsBatch(func::FuncOp model,
   moveInputsFirst(copy, inputs, dims);
   AnalysisMode mode;
   mode.locate = true;
-  llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
-  return analyzeModel(copy, inputs, *traced, *traced, "", mode, mergeAtOne) !=
+  Retry retry;
+  return analyzeModel(copy, inputs, *traced, *traced, "", mode, retry) !=
          nullptr;
 }
 
@@ -1559,9 +1636,9 @@ LogicalResult mlir::amp::trainstep::moveBatchFirst(func::FuncOp model,
   OpBuilder b(copy.getContext());
   Operation *ret = body.getTerminator();
   if (moveResults) {
-    llvm::SmallPtrSet<Operation *, 4> mergeAtOne;
+    Retry retry;
     std::unique_ptr<Rebatcher> analysis =
-        analyzeModel(copy, inputs, *traced, *traced, prefix, mode, mergeAtOne);
+        analyzeModel(copy, inputs, *traced, *traced, prefix, mode, retry);
     if (!analysis)
       return failure();
     b.setInsertionPoint(ret);
