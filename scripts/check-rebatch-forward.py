@@ -39,8 +39,21 @@ work = tempfile.mkdtemp(prefix="check-rebatch-")
 src = open(model).read().split("\n// -----\n")[0]
 src = src.replace("dense_resource<__elided__>", "dense<0.0123>")
 src = "\n".join(l for l in src.splitlines() if "ml_program.global" not in l) + "\n"
+def refuse(why):
+    print(f"check-rebatch-forward: {os.path.basename(model)}: {why} (this "
+          f"check feeds one float input; models with several inputs or "
+          f"integer ids are checked by --check-gradients and training)")
+    shutil.rmtree(work, ignore_errors=True)
+    sys.exit(2)
+header = re.search(r"^  func\.func @\w+\(([^)]*)\)", src, re.M)
+if header is None:
+    refuse("no func.func at 2-space indent in the first chunk")
+if header.group(1).count("%arg") != 1:
+    refuse(f"the model takes {header.group(1).count('%arg')} arguments")
+if not re.search(r"x(f16|bf16|f32|f64)>", header.group(1)):
+    refuse("the model's input is not a float tensor")
 def rebatch(b):
-    option = f"--amp-rebatch=batch={b} batch-dim={batch_dim}"
+    option = f"--amp-rebatch=batch={b} batch-dim={batch_dim} input=0"
     r = subprocess.run([amp_opt, option, "-"], input=src,
                        capture_output=True, text=True)
     if r.returncode != 0:
@@ -81,6 +94,8 @@ def inline(text, full):
 f1 = inline(f1, src); f8 = inline(f8, rebatch(N)); fd = inline(fd, rebatch("dynamic"))
 sig = re.search(r"@fwd1\(%arg0: tensor<" + str(T) + r"x([^>]*)>\) -> tensor<" +
                 str(T) + r"x([^>]*)>", f1)
+if sig is None:
+    refuse("the model does not return one tensor")
 ins, outs = sig.group(1), sig.group(2)
 dims = lambda s: [int(d) for d in s.split("x")[:-1]]
 din, dout = dims(ins), dims(outs)

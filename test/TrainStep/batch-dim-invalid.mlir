@@ -2,9 +2,13 @@
 // naming the option.
 // RUN: amp-opt %s --split-input-file --amp-rebatch="batch=8 batch-dim=1" -verify-diagnostics
 // RUN: not amp-opt %s --split-input-file --amp-rebatch="batch-dim=-1" 2>&1 | FileCheck %s --check-prefix=NEG
-// NEG: error: amp-rebatch: batch-dim=-1: must be a dimension index >= 0 (PyTorch's batch_first=False layouts: 1)
+// NEG: error: amp-rebatch: batch-dim=-1: must be a dimension index in [0, 64] (PyTorch's batch_first=False layouts: 1)
 // RUN: not amp-opt %s --split-input-file --amp-build-train-step="batch-dim=-1 loss=mse" 2>&1 | FileCheck %s --check-prefix=BUILDNEG
-// BUILDNEG: error: amp-build-train-step: batch-dim=-1: must be a dimension index >= 0
+// BUILDNEG: error: amp-build-train-step: batch-dim=-1: must be a dimension index in [0, 64]
+// A value past int32 was truncated (2^32 + 1 read as 1):
+// RUN: not amp-opt %s --split-input-file --amp-rebatch="batch-dim=4294967297" 2>&1 | FileCheck %s --check-prefix=BIG
+// RUN: not amp-opt %s --split-input-file --amp-build-train-step="batch-dim=4294967297 loss=mse" 2>&1 | FileCheck %s --check-prefix=BIG
+// BIG: error: amp-{{rebatch|build-train-step}}: batch-dim=4294967297: must be a dimension index in [0, 64]
 // (build-train-step-sequence-first.mlir has the builder's count check.)
 
 // A sum over the sequence-first batch mixes examples.

@@ -271,7 +271,11 @@ def Rebatch : Pass<"amp-rebatch", "ModuleOp"> {
     where that fails (attention's heads [1, H, T, d] -> [H, T, d] for
     batch_matmul), the analysis is rerun, quietly, with it read as merged,
     and a per-head operand that does not derive from the input (a
-    relative-position bias [H, T, T]) is tiled over the new batch.
+    relative-position bias [H, T, T]) is tiled over the new batch. A
+    collapse that merges the batch after other dimensions ([S, B, E] ->
+    [S*B, E]: nn.MultiheadAttention's projections, a Linear on a
+    sequence-first input), at any traced batch, is followed the same way,
+    as S x B rows, to the expand that splits it into [S, B, ...] again.
 
     `batch-dim=D` (not 0): the input holds the batch in dimension D
     (PyTorch's `batch_first=False`: 1); it is moved to dimension 0 of the

@@ -64,14 +64,18 @@ namespace mlir::amp::trainstep {
 ///   batch off again; it becomes `batch` times that size. Traced at 1, an
 ///   operand of that size that does not derive from the input (a per-head
 ///   bias) is tiled `batch` times.
+/// - A collapse that merges the batch after other dimensions ([S, B, E] ->
+///   [S*B, E]: nn.MultiheadAttention's projections, a Linear on a
+///   sequence-first input) is followed the same way as S x B rows, to the
+///   expand that splits it into [S, B, ...] again.
 ///
 /// Errors, located on the op that mixes examples and naming it: a
 /// reduction or contraction over the batch loop (`linalg.matmul` with the
 /// batch as k, a sum over the batch), an op that reads the batch of two
 /// operands with different loops, a read of the batch with another
 /// expression than a loop (or a constant 0 at B = 1), an output (init) the
-/// batch loop does not index, a collapse or expand that merges the batch
-/// after other dimensions or splits it otherwise, a merged batch read by
+/// batch loop does not index, a collapse or expand that splits a merged
+/// batch otherwise than into its parts, a merged batch read by
 /// any other op or returned, a gather whose batch index is not the batch
 /// loop's `linalg.index` or whose loop does not run over the whole batch,
 /// a concat or pad along the batch, a slice or insert of part of the
@@ -106,7 +110,8 @@ LogicalResult rebatch(func::FuncOp model, ArrayRef<unsigned> inputs,
 /// batch (a loss) is left. The training-step contract, amp-run's data and
 /// `rebatch` then see the batch in dimension 0.
 ///
-/// Errors (located; each starts with `prefix` and "batch-dim=..."): an
+/// Errors (located; each starts with `prefix` and `option`, the option as
+/// the user wrote it, by default "batch-dim=" and `dims`): an
 /// input that is not a ranked tensor of rank dims[k] + 1 or more, inputs
 /// that disagree on the traced batch, a model other ops refer to, and
 /// re-batching's analysis errors (the batch mixed, merged into a result,
@@ -114,7 +119,7 @@ LogicalResult rebatch(func::FuncOp model, ArrayRef<unsigned> inputs,
 /// unchanged on error.
 LogicalResult moveBatchFirst(func::FuncOp model, ArrayRef<unsigned> inputs,
                              ArrayRef<unsigned> dims, bool moveResults,
-                             StringRef prefix);
+                             StringRef prefix, StringRef option = {});
 
 /// Whether re-batching's analysis follows a batch in dimension `dims[k]`
 /// of each argument `inputs[k]` to the results with no op mixing examples

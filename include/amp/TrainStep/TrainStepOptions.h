@@ -56,6 +56,9 @@ constexpr int64_t kDynamicBatch = std::numeric_limits<int64_t>::min();
 /// std::nullopt.
 std::optional<int64_t> parseBatch(llvm::StringRef text);
 
+/// The largest batch-dim= value (a tensor of more dimensions is no model).
+constexpr int64_t kMaxBatchDim = 64;
+
 /// Everything the builder needs to know; defaults as in PyTorch.
 struct TrainStepOptions {
   /// The model function; empty: the only public func.func with a body.

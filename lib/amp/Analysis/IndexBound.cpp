@@ -50,6 +50,13 @@ std::optional<int64_t> mlir::amp::indexBound(Value input) {
           add(generic.getMatchingBlockArgument(&use));
         continue;
       }
+      // Named ops that only move the ids (a sequence-first model's ids
+      // transposed back to [S, B] at the entry, batch-dim=).
+      if (isa<linalg::TransposeOp, linalg::CopyOp, linalg::BroadcastOp>(user)) {
+        if (cast<linalg::LinalgOp>(user).isDpsInput(&use))
+          add(user->getResult(0));
+        continue;
+      }
       if (auto cmp = dyn_cast<arith::CmpIOp>(user)) {
         // A one-hot encoding: `id == linalg.index d` (through casts) in a
         // generic selects along loop dimension d, whose static size bounds

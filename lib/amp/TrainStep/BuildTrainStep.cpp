@@ -525,15 +525,20 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
       // when it has one (targets [S, B]), else 0 (labels [B]).
       auto type = dyn_cast<RankedTensorType>(
           model.getArgumentTypes()[*layout->supervision]);
-      int64_t d = given == n + 1 ? options.batchDim[n] : options.batchDim[0];
-      if (given == n || (given == 1 && (!type || type.getRank() <= d)))
-        d = 0;
+      int64_t d = 0;
+      if (given == 1 && type && type.getRank() > options.batchDim[0])
+        d = options.batchDim[0];
+      else if (given == n + 1)
+        d = options.batchDim[n];
       moved.push_back(*layout->supervision);
       dims.push_back(static_cast<unsigned>(d));
     }
     func::FuncOp copy = model.clone();
+    std::string option = "batch-dim=";
+    for (auto [k, d] : llvm::enumerate(options.batchDim))
+      option += (k ? "," : "") + std::to_string(d);
     if (failed(moveBatchFirst(copy, moved, dims, options.loss != LossKind::None,
-                              "amp-build-train-step"))) {
+                              "amp-build-train-step", option))) {
       copy.erase();
       return failure();
     }
@@ -549,9 +554,10 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
     if (failed(layout))
       return failure();
     SmallVector<unsigned> inputs(layout->inputs.begin(), layout->inputs.end());
+    // (A dynamic dimension 0 is the batch: nothing to suggest.)
     bool ranked = !inputs.empty() && llvm::all_of(inputs, [&](unsigned i) {
       auto type = dyn_cast<RankedTensorType>(model.getArgumentTypes()[i]);
-      return type && type.getRank() >= 2;
+      return type && type.getRank() >= 2 && !type.isDynamicDim(0);
     });
     if (ranked &&
         !followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 0)) &&

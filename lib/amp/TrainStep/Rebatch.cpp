@@ -51,6 +51,11 @@ struct BatchDim {
   /// dimensions (Retry::unitExpandChoice), for the value it made.
   Operation *unitExpand = nullptr;
   unsigned unitCandidates = 0;
+  /// Batched with `factor` > 1: how many of the `factor` elements come
+  /// before the batch in dimension `pos` (the sequence positions of a
+  /// sequence-first [S, B, E] -> [S*B, E], a Linear flattening its rows):
+  /// index (o * batch + b) * (factor / outer) + i. 1: the batch leads.
+  int64_t outer = 1;
 };
 
 /// What the rewrite does to one linalg op.
@@ -336,7 +341,11 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
     return false;
   auto type = dyn_cast<RankedTensorType>(value.getType());
   Operation *def = value.getDefiningOp();
-  if (!type || !def || pos >= type.getRank() || type.isDynamicDim(pos))
+  if (!type || !def || pos >= type.getRank())
+    return false;
+  // A model traced at a dynamic batch (only located, never rewritten) sizes
+  // its inits with tensor.dim of the batch.
+  if (type.isDynamicDim(pos) && !ShapedType::isDynamic(traced))
     return false;
   if (isa<tensor::EmptyOp>(def))
     return true;
@@ -509,7 +518,8 @@ LogicalResult Rebatcher::visit(Operation *op) {
         continue;
       auto it = dims.find(operand.get());
       if (it == dims.end() || it->second.kind != bd.kind ||
-          it->second.pos != bd.pos || it->second.factor != bd.factor)
+          it->second.pos != bd.pos || it->second.factor != bd.factor ||
+          it->second.outer != bd.outer)
         return error(op) << "'" << op->getName() << "' takes operand #"
                          << operand.getOperandNumber()
                          << ", which does not carry the batch as operand #"
@@ -528,11 +538,13 @@ LogicalResult Rebatcher::visit(Operation *op) {
         return mergedError(op, operand->get());
 
   // The size of a dimension other than the batch does not change; the
-  // batch's size used as a number (x / B) would change the model.
+  // batch's size used as a number (x / B) would change the model. (Only
+  // locating the batch changes no size: a dynamic batch's tensor.dim is
+  // fine then.)
   if (auto dim = dyn_cast<tensor::DimOp>(op)) {
     BatchDim bd = single();
     std::optional<int64_t> index = dim.getConstantIndex();
-    if (!index || *index == int64_t(bd.pos))
+    if (!mode.locate && (!index || *index == int64_t(bd.pos)))
       return error(op) << "'tensor.dim' reads the size of "
                        << (index ? "dimension " + std::to_string(*index)
                                  : std::string("a dynamic dimension"))
@@ -656,7 +668,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
   SmallVector<OpOperand *> deferred;
   // The batch loop's factor (BatchDim::factor): every batched operand that
   // reads it has the same.
-  std::optional<int64_t> seenFactor;
+  std::optional<int64_t> seenFactor, seenOuter;
   Operation *squeezedBy = nullptr;
   for (OpOperand &operand : op->getOpOperands()) {
     auto it = dims.find(operand.get());
@@ -666,9 +678,11 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
       squeezedBy = it->second.squeezedBy;
       continue;
     }
-    if (!seenFactor)
+    if (!seenFactor) {
       seenFactor = it->second.factor;
-    if (it->second.factor != *seenFactor)
+      seenOuter = it->second.outer;
+    }
+    if (it->second.factor != *seenFactor || it->second.outer != *seenOuter)
       return error(op) << "'" << op->getName()
                        << "' takes operands whose batch (" << batchOrigin()
                        << ") is merged with " << *seenFactor << " and with "
@@ -676,7 +690,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
                        << " elements of other dimensions; it cannot be "
                           "re-batched";
   }
-  int64_t factor = seenFactor.value_or(1);
+  int64_t factor = seenFactor.value_or(1), outer = seenOuter.value_or(1);
   if (factor != 1 && squeezedBy) {
     squeezeFailure = squeezedBy;
     return error(op) << "'" << op->getName()
@@ -874,7 +888,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
       auto type = cast<RankedTensorType>(operand.get().getType());
       if (!isInit && isa<linalg::GenericOp>(op) && type.getDimSize(p) == 1) {
         results[p] = getAffineConstantExpr(0, ctx);
-      } else if (!isInit && factor > 1 && traced == 1 &&
+      } else if (!isInit && factor > 1 && outer == 1 && traced == 1 &&
                  type.getDimSize(p) == factor) {
         // Traced at 1, a per-head value (a relative-position or ALiBi
         // bias [H, T, T]) read along the batch merged with the heads
@@ -903,7 +917,9 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
   }
   change.factor = factor;
   for (auto [result, pos] : llvm::zip_equal(op->getResults(), initPositions)) {
-    dims[result] = {BatchDim::Batched, unsigned(pos), nullptr, factor};
+    BatchDim bd{BatchDim::Batched, unsigned(pos), nullptr, factor};
+    bd.outer = outer;
+    dims[result] = bd;
     tracedTypes[result] = cast<RankedTensorType>(result.getType());
   }
   linalgChanges[op] = std::move(change);
@@ -934,8 +950,9 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
         group, [&](int64_t d) { return d != int64_t(src.pos); }));
     int64_t rest = elementsOf(srcType, others);
     if (unitRest) {
-      dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
-                              src.factor};
+      BatchDim bd{BatchDim::Batched, unsigned(g), nullptr, src.factor};
+      bd.outer = src.outer;
+      dims[op.getResult()] = bd;
     } else if (traced == 1 && src.factor == 1 &&
                group.front() == int64_t(src.pos) &&
                !retry.mergeAtOne.contains(op)) {
@@ -945,8 +962,23 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
                group.front() == int64_t(src.pos) &&
                !ShapedType::isDynamic(rest)) {
       // Traced at B > 1: the batch leads the merged dimension, B x rest.
-      dims[op.getResult()] = {BatchDim::Batched, unsigned(g), nullptr,
-                              src.factor * rest};
+      BatchDim bd{BatchDim::Batched, unsigned(g), nullptr, src.factor * rest};
+      bd.outer = src.outer;
+      dims[op.getResult()] = bd;
+    } else if (src.factor == 1 && !ShapedType::isDynamic(rest) &&
+               !ShapedType::isDynamic(traced)) {
+      // The batch after other dimensions: a sequence-first [S, B, E] ->
+      // [S*B, E] (a Linear or nn.MultiheadAttention's out_proj flattening
+      // its rows), S x B x rest' elements.
+      int64_t before = 1;
+      for (int64_t d : group) {
+        if (d == int64_t(src.pos))
+          break;
+        before *= srcType.getDimSize(d);
+      }
+      BatchDim bd{BatchDim::Batched, unsigned(g), nullptr, rest};
+      bd.outer = before;
+      dims[op.getResult()] = bd;
     } else {
       return error(op) << "'tensor.collapse_shape' merges dimension " << src.pos
                        << ", the batch (" << batchOrigin()
@@ -975,18 +1007,25 @@ LogicalResult Rebatcher::visitExpand(tensor::ExpandShapeOp op, BatchDim src) {
     }
     dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
   } else if (src.factor != 1) {
-    // The batch split off again: the group's first dimension is the traced
-    // batch, the others hold the merged elements.
-    int64_t rest =
-        elementsOf(resultType, ArrayRef<int64_t>(group).drop_front());
-    if (resultType.getDimSize(group.front()) != traced || rest != src.factor)
+    // The batch split off again: a dimension of the traced batch with the
+    // `outer` merged elements before it and the others after it.
+    std::optional<unsigned> split;
+    for (size_t k = 0; k < group.size() && !split; ++k) {
+      ArrayRef<int64_t> dimsOf(group);
+      int64_t before = elementsOf(resultType, dimsOf.take_front(k));
+      int64_t after = elementsOf(resultType, dimsOf.drop_front(k + 1));
+      if (resultType.getDimSize(group[k]) == traced && before == src.outer &&
+          !ShapedType::isDynamic(after) && before * after == src.factor)
+        split = group[k];
+    }
+    if (!split)
       return error(op) << "'tensor.expand_shape' splits dimension " << src.pos
                        << ", which merges the batch (" << batchOrigin()
                        << ") with " << src.factor
                        << " elements of other dimensions, into " << resultType
                        << " without splitting the batch off first; it cannot "
                           "be re-batched";
-    dims[op.getResult()] = {BatchDim::Batched, unsigned(group.front())};
+    dims[op.getResult()] = {BatchDim::Batched, *split};
   } else {
     SmallVector<unsigned> candidates;
     for (int64_t d : group)
@@ -1605,18 +1644,19 @@ bool mlir::amp::trainstep::followsBatch(func::FuncOp model,
          nullptr;
 }
 
-LogicalResult mlir::amp::trainstep::moveBatchFirst(func::FuncOp model,
-                                                   ArrayRef<unsigned> inputs,
-                                                   ArrayRef<unsigned> dims,
-                                                   bool moveResults,
-                                                   StringRef prefix) {
+LogicalResult mlir::amp::trainstep::moveBatchFirst(
+    func::FuncOp model, ArrayRef<unsigned> inputs, ArrayRef<unsigned> dims,
+    bool moveResults, StringRef prefix, StringRef option) {
   assert(inputs.size() == dims.size() && "one batch dimension per input");
   if (llvm::all_of(dims, [](unsigned d) { return d == 0; }))
     return success();
   AnalysisMode mode;
-  mode.option = "batch-dim=";
-  for (auto [k, d] : llvm::enumerate(dims))
-    mode.option += (k ? "," : "") + std::to_string(d);
+  mode.option = option.str();
+  if (option.empty()) {
+    mode.option = "batch-dim=";
+    for (auto [k, d] : llvm::enumerate(dims))
+      mode.option += (k ? "," : "") + std::to_string(d);
+  }
   mode.origin = originOf(inputs, dims);
   mode.locate = true;
   auto fail = [&](Location loc) {

@@ -3,6 +3,7 @@
 #include "amp/TrainStep/Passes.h"
 
 #include "amp/TrainStep/Rebatch.h"
+#include "amp/TrainStep/TrainStepOptions.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_REBATCH
@@ -27,11 +28,11 @@ struct RebatchPass : amp::impl::RebatchBase<RebatchPass> {
              "batch: the batch the model was traced at)";
       return signalPassFailure();
     }
-    if (batchDim < 0) {
+    if (batchDim < 0 || batchDim > kMaxBatchDim) {
       emitError(module.getLoc())
           << "amp-rebatch: batch-dim=" << static_cast<int64_t>(batchDim)
-          << ": must be a dimension index >= 0 (PyTorch's "
-             "batch_first=False layouts: 1)";
+          << ": must be a dimension index in [0, " << kMaxBatchDim
+          << "] (PyTorch's batch_first=False layouts: 1)";
       return signalPassFailure();
     }
     if (*size == 0 && batchDim == 0)

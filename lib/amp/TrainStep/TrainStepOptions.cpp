@@ -118,10 +118,11 @@ std::string TrainStepOptions::validate() const {
     return "input= and inputs= both given: name the inputs with inputs= "
            "alone (input=<index> is inputs=<index>)";
   for (int64_t d : batchDim)
-    if (d < 0)
-      return bad("batch-dim", double(d),
-                 "must be a dimension index >= 0 (PyTorch's "
-                 "batch_first=False layouts: 1)");
+    if (d < 0 || d > kMaxBatchDim)
+      return "batch-dim=" + std::to_string(d) +
+             ": must be a dimension index in [0, " +
+             std::to_string(kMaxBatchDim) +
+             "] (PyTorch's batch_first=False layouts: 1)";
   if (!parseBatch(batch))
     return "batch=" + batch +
            ": must be a batch size >= 1 or dynamic (0 or no batch: the "
