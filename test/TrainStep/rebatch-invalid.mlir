@@ -79,13 +79,28 @@ func.func @flatten_batch(%x: tensor<2x3xf32>) -> tensor<6xf32> {
 
 // -----
 
-// A collapse that merges the batch after another dimension mixes examples.
-func.func @batch_not_first(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+// A collapse that merges the batch after another dimension ([S, B] ->
+// [S*B], as a sequence-first Linear flattens its rows) is followed as S x B
+// rows; an expand that splits them otherwise than into [S, B] mixes
+// examples.
+func.func @batch_not_first(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %e = tensor.empty() : tensor<3x2xf32>
   %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
-  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.collapse_shape' merges dimension 1, the batch (dimension 0 of the input, argument #0), with other dimensions ('tensor<3x2xf32>' into 'tensor<6xf32>'), so the model flattens across the batch; it cannot be re-batched}}
+  %c = tensor.collapse_shape %t [[0, 1]] : tensor<3x2xf32> into tensor<6xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: 'tensor.expand_shape' splits dimension 0, which merges the batch (dimension 0 of the input, argument #0) with 3 elements of other dimensions, into 'tensor<2x3xf32>' without splitting the batch off first; it cannot be re-batched}}
+  %r = tensor.expand_shape %c [[0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+// Split back into [S, B], the batch is in dimension 1 of the result.
+func.func @batch_second(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %e = tensor.empty() : tensor<3x2xf32>
+  %t = linalg.transpose ins(%x : tensor<2x3xf32>) outs(%e : tensor<3x2xf32>) permutation = [1, 0]
   %c = tensor.collapse_shape %t [[0, 1]] : tensor<3x2xf32> into tensor<6xf32>
   %r = tensor.expand_shape %c [[0, 1]] output_shape [3, 2] : tensor<6xf32> into tensor<3x2xf32>
+  // expected-error @+1 {{amp-rebatch: batch=8: result #0 of @batch_second ('tensor<3x2xf32>') does not have the batch (dimension 0 of the input, argument #0) in dimension 0; the training-step contract needs the batch in dimension 0 of the output}}
   return %r : tensor<3x2xf32>
 }
 
