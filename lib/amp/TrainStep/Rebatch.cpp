@@ -367,10 +367,17 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
     return src && isResizable(slice.getSource(), *src);
   }
   // A collapse of unit dimensions into `pos` (an RNN's zero state [1, B, H]
-  // -> [B, H]) of a resizable value.
+  // -> [B, H]) of a resizable value, or one that merges a resizable
+  // dimension of the traced batch with the dimensions after it (a per-head
+  // bias broadcast to [B, H, T, T] and collapsed to [B*H, T, T] beside
+  // attention's merged heads, traced at B > 1).
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
-    std::optional<unsigned> src = collapsedSource(collapse, pos);
-    return src && isResizable(collapse.getSrc(), *src);
+    if (std::optional<unsigned> src = collapsedSource(collapse, pos))
+      return isResizable(collapse.getSrc(), *src);
+    ReassociationIndices group = collapse.getReassociationIndices()[pos];
+    return traced > 1 &&
+           collapse.getSrcType().getDimSize(group.front()) == traced &&
+           isResizable(collapse.getSrc(), group.front());
   }
   // An insert over the whole of `pos` of a resizable value into one (a ViT's
   // class token broadcast over the batch, inserted into the empty tensor
@@ -1150,8 +1157,19 @@ Value Rebatcher::resize(Value value, unsigned pos, int64_t factor) {
                                             slice.getMixedOffsets(), sizes,
                                             slice.getMixedStrides());
   } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
-    Value src =
-        resize(collapse.getSrc(), *collapsedSource(collapse, pos), factor);
+    // The batch alone with units, or leading the merged group: its source
+    // dimension takes batch x (factor / the group's other elements).
+    std::optional<unsigned> from = collapsedSource(collapse, pos);
+    int64_t sourceFactor = factor;
+    if (!from) {
+      ReassociationIndices group = collapse.getReassociationIndices()[pos];
+      from = group.front();
+      int64_t rest = elementsOf(collapse.getSrcType(),
+                                ArrayRef<int64_t>(group).drop_front());
+      assert(factor % rest == 0 && "the merged group divides the factor");
+      sourceFactor = factor / rest;
+    }
+    Value src = resize(collapse.getSrc(), *from, sourceFactor);
     b.setInsertionPointAfter(def);
     result = tensor::CollapseShapeOp::create(
         b, def->getLoc(), newTy, src, collapse.getReassociationIndices());
