@@ -63,6 +63,31 @@ TEST(SyntheticDataTest, FieldsRangesAndDeterminism) {
   EXPECT_NE(a.target->floats, d.target->floats);
 }
 
+// A boolean mask input ([B, H, S] of i1, rows of S = 5): every row is
+// padding, k false values then true ones, k in [1, 5), so every row holds
+// both values (a uniform draw masked whole rows: NaN attention).
+TEST(SyntheticDataTest, BooleanMasksArePaddingRows) {
+  SyntheticInput mask;
+  mask.valuesPerExample = 2 * 5;
+  mask.integer = true;
+  mask.maskRow = 5;
+  Dataset a = makeSyntheticStepDataset(200, {mask}, std::nullopt, 2, 3, 3);
+  ASSERT_EQ(a.inputs[0].ints.size(), 2000u);
+  std::vector<int> splits(5, 0);
+  for (size_t row = 0; row < 2000; row += 5) {
+    int64_t k = 0;
+    while (k < 5 && a.inputs[0].ints[row + k] == 0)
+      ++k;
+    ASSERT_TRUE(k >= 1 && k <= 4) << "row " << row / 5 << ": k = " << k;
+    for (int64_t j = k; j < 5; ++j)
+      EXPECT_EQ(a.inputs[0].ints[row + j], 1) << "row " << row / 5;
+    ++splits[k];
+  }
+  // Every split point occurs (400 rows, 4 choices).
+  for (int k = 1; k < 5; ++k)
+    EXPECT_GT(splits[k], 50) << "k = " << k;
+}
+
 TEST(SyntheticDataTest, FillStepBatchConvertsPerBuffer) {
   Dataset ds = makeSyntheticStepDataset(4, twoInputs(), 6, 3, 1, 1);
   std::vector<int64_t> order = {2, 0, 3, 1};

@@ -49,6 +49,14 @@ struct SyntheticInput {
   /// from U[0, 1).
   bool integer = false;
   int64_t intRange = 2;
+  /// > 1: a boolean mask whose rows (the last dimension) hold this many
+  /// values, each row drawn as padding: its first k values 0, the rest 1,
+  /// k uniform in [1, maskRow). Both values occur in every row, so a mask
+  /// that ignores the true positions (nn.MultiheadAttention's
+  /// key_padding_mask) and one that keeps them (scaled_dot_product_
+  /// attention's boolean attn_mask) leave every query a key: a uniform
+  /// draw masked whole rows, and the softmax of -inf gave NaN.
+  int64_t maskRow = 0;
 };
 
 /// Synthetic data for any step (Dataset::inputs): `numExamples` examples

@@ -175,6 +175,9 @@ struct RunPlan {
     /// An integer input: the rows of the smallest table its values index
     /// (Analysis/IndexBound.h); values must stay below it.
     std::optional<int64_t> indexBound;
+    /// An i1 input of rank >= 2 (a padding or attention mask): its last
+    /// dimension's size, the length of one mask row; 0 otherwise.
+    int64_t maskRow = 0;
   };
   std::vector<Input> inputs;
   std::optional<int64_t> classes; ///< logits per example of the eval step

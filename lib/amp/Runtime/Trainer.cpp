@@ -226,6 +226,9 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
       in.valuesPerExample *= d;
     if (integer)
       in.indexBound = indexBound(trainFn.getArgument(i));
+    if (elem.isInteger(1) && type.getRank() >= 2 &&
+        !type.isDynamicDim(type.getRank() - 1))
+      in.maskRow = type.getShape().back();
     plan.inputs.push_back(in);
   }
   // The batch: dimension 0 of the inputs (the contract has them agree),

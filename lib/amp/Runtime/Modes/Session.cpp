@@ -799,7 +799,14 @@ std::optional<int> Session::loadData() {
             llvm::formatv("argument #{0} ({1}): {2} ", in.argument, in.type,
                           in.valuesPerExample)
                 .str();
-        if (in.integer) {
+        if (in.integer && in.maskRow > 1 && !in.indexBound &&
+            r.syntheticIntRange == 0) {
+          s.maskRow = in.maskRow;
+          what += "booleans, each row of " + std::to_string(in.maskRow) +
+                  " a padding mask (its first k false, the rest true, k in "
+                  "[1, " +
+                  std::to_string(in.maskRow) + "))";
+        } else if (in.integer) {
           if (r.syntheticIntRange > 0 && in.indexBound &&
               r.syntheticIntRange > *in.indexBound)
             return fail(
