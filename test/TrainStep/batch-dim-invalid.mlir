@@ -41,3 +41,30 @@ func.func @squeezed(%x: tensor<3x1x4xf32>) -> tensor<3x4xf32> {
   // expected-error @+1 {{amp-rebatch: batch-dim=1: result #0 of @squeezed ('tensor<3x4xf32>') has the batch collapsed away; the training-step contract needs the batch in one dimension of the output}}
   return %c : tensor<3x4xf32>
 }
+
+// -----
+
+// Rows flattened sequence-major ([S, B, E] -> [S*B, E], row s*B + b) added
+// to a table broadcast over the batch and collapsed batch-major ([B, S, E]
+// -> [B*S, E], row b*S + s): the rows pair differently at another batch,
+// so the table is not rebuilt (it was, and each example read other table
+// rows after re-batching).
+func.func @row_orders(%x: tensor<3x2x2xf32>) -> tensor<3x2x2xf32> {
+  %tab = arith.constant dense<[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]> : tensor<3x2xf32>
+  %rows = tensor.collapse_shape %x [[0, 1], [2]] : tensor<3x2x2xf32> into tensor<6x2xf32>
+  %e = tensor.empty() : tensor<2x3x2xf32>
+  %bc = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%tab : tensor<3x2xf32>) outs(%e : tensor<2x3x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<2x3x2xf32>
+  %bcr = tensor.collapse_shape %bc [[0, 1], [2]] : tensor<2x3x2xf32> into tensor<6x2xf32>
+  %e2 = tensor.empty() : tensor<6x2xf32>
+  // expected-error @+1 {{amp-rebatch: batch-dim=1: operand #1 of 'linalg.generic' ('tensor<6x2xf32>') is indexed by loop d0, the batch (dimension 1 of the input, argument #0), but does not derive from the input; it cannot be re-batched}}
+  %sum = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%rows, %bcr : tensor<6x2xf32>, tensor<6x2xf32>) outs(%e2 : tensor<6x2xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<6x2xf32>
+  %y = tensor.expand_shape %sum [[0, 1], [2]] output_shape [3, 2, 2] : tensor<6x2xf32> into tensor<3x2x2xf32>
+  return %y : tensor<3x2x2xf32>
+}

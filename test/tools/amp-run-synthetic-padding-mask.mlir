@@ -1,17 +1,20 @@
 // A sequence-first attention block with a key_padding_mask input ([S, B, E]
 // and [B, S] of i1, batch-dim=1,0; 2026-12-07): amp-run draws each mask row
-// as padding (its first k false, the rest true, k in [1, S)), so no example
-// masks every key. Drawn uniformly, about one row in 16 was masked whole,
+// as padding (its first k false, the rest true, k in [1, S - 1]), so no
+// example masks every key. Drawn uniformly, about one row in 16 was masked whole,
 // the softmax of -inf gave NaN and the run stopped at the first step.
 // RUN: amp-opt %s --amp-build-train-step="loss=mse batch-dim=1,0 batch=8" -o %t.mlir
 // RUN: amp-run %t.mlir --data=synthetic --run=f32,f16+dynamic,bf16 --max-steps=8 --threads=1 --progress=false 2>&1 | FileCheck %s
 // CHECK: argument #{{[0-9]+}} (tensor<8x4x8xf32>): 32 f32 values
-// CHECK: argument #{{[0-9]+}} (tensor<8x4xi1>): 4 booleans, each row of 4 a padding mask (its first k false, the rest true, k in [1, 4))
+// CHECK: argument #{{[0-9]+}} (tensor<8x4xi1>): 4 booleans, each row of 4 a padding mask (its first k false, the rest true, k in [1, 3])
 // CHECK-NOT: non-finite
 // CHECK: f32{{ +}}[[L:[0-9]\.[0-9][0-9]]]{{.*}} 8
 // CHECK: f16 + dynamic{{ +}}[[L]]
 // CHECK: bf16{{ +}}[[L]]
 // RUN: amp-run %t.mlir --data=synthetic --check-gradients | FileCheck %s --check-prefix=GRAD
+// A range past 0 and 1 for a boolean input is refused:
+// RUN: not amp-run %t.mlir --data=synthetic --synthetic-int-range=3 --max-steps=1 2>&1 | FileCheck %s --check-prefix=RANGE
+// RANGE: --synthetic-int-range=3: the input argument #{{[0-9]+}} (tensor<8x4xi1>) is boolean; its values are 0 and 1
 // GRAD: (tolerance 1e-05): passed
 
 module attributes {torch.debug_module_name = "MHAKeyPaddingMask"} {

@@ -86,6 +86,22 @@ TEST(SyntheticDataTest, BooleanMasksArePaddingRows) {
   // Every split point occurs (400 rows, 4 choices).
   for (int k = 1; k < 5; ++k)
     EXPECT_GT(splits[k], 50) << "k = " << k;
+
+  // An attention mask (true = attend) keeps its first values true; rows of
+  // one value keep it.
+  mask.attendMask = true;
+  Dataset b = makeSyntheticStepDataset(200, {mask}, std::nullopt, 2, 3, 3);
+  for (size_t row = 0; row < 2000; row += 5) {
+    EXPECT_EQ(b.inputs[0].ints[row], 1) << "row " << row / 5;
+    EXPECT_EQ(b.inputs[0].ints[row + 4], 0) << "row " << row / 5;
+  }
+  SyntheticInput one;
+  one.valuesPerExample = 1;
+  one.integer = true;
+  one.maskRow = 1;
+  Dataset c = makeSyntheticStepDataset(50, {one}, std::nullopt, 2, 3, 3);
+  for (int64_t v : c.inputs[0].ints)
+    EXPECT_EQ(v, 0);
 }
 
 TEST(SyntheticDataTest, FillStepBatchConvertsPerBuffer) {

@@ -49,14 +49,17 @@ struct SyntheticInput {
   /// from U[0, 1).
   bool integer = false;
   int64_t intRange = 2;
-  /// > 1: a boolean mask whose rows (the last dimension) hold this many
-  /// values, each row drawn as padding: its first k values 0, the rest 1,
-  /// k uniform in [1, maskRow). Both values occur in every row, so a mask
-  /// that ignores the true positions (nn.MultiheadAttention's
-  /// key_padding_mask) and one that keeps them (scaled_dot_product_
-  /// attention's boolean attn_mask) leave every query a key: a uniform
-  /// draw masked whole rows, and the softmax of -inf gave NaN.
+  /// > 0: a boolean mask whose rows (the last dimension) hold this many
+  /// values, each row drawn as padding: its first k values keep, the rest
+  /// are masked, k uniform in [1, maskRow - 1] (1 for rows of 1 or 2).
+  /// Keeping is false for a key padding mask (nn.MultiheadAttention's
+  /// key_padding_mask, [B, S]: true = ignore) and true for an attention
+  /// mask (`attendMask`; scaled_dot_product_attention's boolean attn_mask,
+  /// [B, 1, S, S]: true = attend). Every row keeps its first key, which a
+  /// causal query 0 needs: a uniform draw masked whole rows, and the
+  /// softmax of -inf gave NaN.
   int64_t maskRow = 0;
+  bool attendMask = false;
 };
 
 /// Synthetic data for any step (Dataset::inputs): `numExamples` examples

@@ -178,6 +178,9 @@ struct RunPlan {
     /// An i1 input of rank >= 2 (a padding or attention mask): its last
     /// dimension's size, the length of one mask row; 0 otherwise.
     int64_t maskRow = 0;
+    /// Rank >= 3: an attention mask ([B, 1, S, S], true = attend), not a
+    /// key padding mask ([B, S], true = ignore).
+    bool attendMask = false;
   };
   std::vector<Input> inputs;
   std::optional<int64_t> classes; ///< logits per example of the eval step

@@ -96,8 +96,10 @@ def BuildTrainStep : Pass<"amp-build-train-step", "ModuleOp"> {
     E] -> [B, S, E]; a [B, C] output stays), so that the step, amp-run's
     data and re-batching take examples along dimension 0. One value applies
     to every input (and with loss=none to the label or target when its
-    rank is larger), or one per input in their order (with loss=none one
-    more for the label or target). An op that mixes examples along that
+    dimension there holds the inputs' traced batch and its dimension 0
+    does not; both: an error asking for the target's own value), or one
+    per input in their order (with loss=none one more for the label or
+    target). An op that mixes examples along that
     dimension is an error, as for batch=.
 
     Losses (`loss=`, in f32, mean reduction as in PyTorch):

@@ -96,7 +96,9 @@ struct TrainStepOptions {
   /// The dimension of each input that holds the batch (moveBatchFirst in
   /// Rebatch.h moves it to dimension 0 of the step's inputs and output).
   /// Empty: 0. One entry: every input (and with loss=none the label or
-  /// target, when its rank is larger); else one per input, in the order of
+  /// target, where that dimension holds the inputs' traced batch and
+  /// dimension 0 does not; both: an error); else one per input, in the
+  /// order of
   /// the inputs, and with loss=none optionally one more for the label or
   /// target. 1 for PyTorch's sequence-first layouts (batch_first=False).
   std::vector<int64_t> batchDim;

@@ -84,13 +84,14 @@ Dataset mlir::amp::runtime::makeSyntheticStepDataset(
     field.integer = in.integer;
     field.valuesPerExample = in.valuesPerExample;
     size_t n = static_cast<size_t>(numExamples * in.valuesPerExample);
-    if (in.integer && in.maskRow > 1 && n % in.maskRow == 0) {
-      std::uniform_int_distribution<int64_t> split(1, in.maskRow - 1);
+    if (in.integer && in.maskRow > 0 && n % in.maskRow == 0) {
+      std::uniform_int_distribution<int64_t> split(
+          1, std::max<int64_t>(1, in.maskRow - 1));
       field.ints.resize(n);
       for (size_t row = 0; row < n; row += in.maskRow) {
         int64_t k = split(rng);
         for (int64_t j = 0; j < in.maskRow; ++j)
-          field.ints[row + j] = j >= k;
+          field.ints[row + j] = (j < k) == in.attendMask;
       }
     } else if (in.integer) {
       std::uniform_int_distribution<int64_t> id(0, in.intRange - 1);

@@ -227,8 +227,10 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
     if (integer)
       in.indexBound = indexBound(trainFn.getArgument(i));
     if (elem.isInteger(1) && type.getRank() >= 2 &&
-        !type.isDynamicDim(type.getRank() - 1))
+        !type.isDynamicDim(type.getRank() - 1)) {
       in.maskRow = type.getShape().back();
+      in.attendMask = type.getRank() >= 3;
+    }
     plan.inputs.push_back(in);
   }
   // The batch: dimension 0 of the inputs (the contract has them agree),

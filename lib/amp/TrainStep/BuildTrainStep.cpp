@@ -525,11 +525,31 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
       // when it has one (targets [S, B]), else 0 (labels [B]).
       auto type = dyn_cast<RankedTensorType>(
           model.getArgumentTypes()[*layout->supervision]);
-      int64_t d = 0;
-      if (given == 1 && type && type.getRank() > options.batchDim[0])
-        d = options.batchDim[0];
-      else if (given == n + 1)
+      // One value: the dimension that holds the inputs' traced batch
+      // (a target [S, B, E] like the input, or [B, C] after a pooling);
+      // both holding it (S == B or C == B) is ambiguous: refused.
+      int64_t d = 0, d0 = options.batchDim[0];
+      if (given == n + 1) {
         d = options.batchDim[n];
+      } else if (given == 1 && type && type.getRank() > d0 && d0 != 0) {
+        auto first = cast<RankedTensorType>(model.getArgumentTypes()[moved[0]]);
+        int64_t traced = first.getDimSize(d0);
+        bool atD = type.getDimSize(d0) == traced;
+        bool atZero = type.getDimSize(0) == traced;
+        if (atD && atZero)
+          return emitError(model.getArgument(*layout->supervision).getLoc())
+                 << "amp-build-train-step: batch-dim=" << d0
+                 << " with loss=none: the label or target, argument #"
+                 << *layout->supervision << " (" << type
+                 << "), has the inputs' traced batch (" << traced
+                 << ") in dimension 0 and in dimension " << d0
+                 << "; name its batch dimension with one more value: "
+                    "batch-dim="
+                 << d0 << "," << d0
+                 << " ([S, B, ...] as the input) or batch-dim=" << d0
+                 << ",0 ([B, ...])";
+        d = atD ? d0 : 0;
+      }
       moved.push_back(*layout->supervision);
       dims.push_back(static_cast<unsigned>(d));
     }

@@ -140,7 +140,11 @@ private:
                             ArrayRef<tensor::ExtractOp> gathers);
   LogicalResult visitCollapse(tensor::CollapseShapeOp op, BatchDim src);
   LogicalResult visitExpand(tensor::ExpandShapeOp op, BatchDim src);
-  bool isResizable(Value value, unsigned pos);
+  /// `leading`: the rebuilt dimension may merge the batch with the
+  /// dimensions after it (batch-major rows); false where the reader's rows
+  /// are sequence-major (BatchDim::outer > 1), whose order such a value
+  /// would not have.
+  bool isResizable(Value value, unsigned pos, bool leading = true);
 
   RankedTensorType newType(Value traced) const;
   Value batchSize(OpBuilder &b);
@@ -204,16 +208,19 @@ LogicalResult Rebatcher::flattenError(BatchDim bd, Operation *user) {
 
 LogicalResult Rebatcher::mergedError(Operation *op, Value merged) {
   BatchDim bd = dims.lookup(merged);
-  return error(op) << "'" << op->getName() << "' takes a value ("
-                   << tracedTypes.lookup(merged) << ") whose dimension "
-                   << bd.pos << " merges the batch (" << batchOrigin()
-                   << ") with " << bd.factor
-                   << " elements of other dimensions; re-batching follows "
-                      "such a value through linalg ops, elementwise ops and "
-                      "the expand_shape that splits the batch off again, "
-                      "not through '"
-                   << op->getName()
-                   << "' (trace the model at batch 1 to re-batch it)";
+  InFlightDiagnostic diag =
+      error(op) << "'" << op->getName() << "' takes a value ("
+                << tracedTypes.lookup(merged) << ") whose dimension " << bd.pos
+                << " merges the batch (" << batchOrigin() << ") with "
+                << bd.factor
+                << " elements of other dimensions; re-batching follows such a "
+                   "value through linalg ops, elementwise ops and the "
+                   "expand_shape that splits the batch off again, not through '"
+                << op->getName() << "'";
+  // Traced at 1, a batch-major merge is first read as a squeeze.
+  if (traced != 1 && bd.outer == 1)
+    diag << " (trace the model at batch 1 to re-batch it)";
+  return diag;
 }
 
 std::string Rebatcher::batchOrigin() const { return mode.origin; }
@@ -336,7 +343,7 @@ static std::optional<unsigned> insertedSource(tensor::InsertSliceOp insert,
   return pos;
 }
 
-bool Rebatcher::isResizable(Value value, unsigned pos) {
+bool Rebatcher::isResizable(Value value, unsigned pos, bool leading) {
   if (dims.count(value))
     return false;
   auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -357,14 +364,14 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
   // convolution's bias init, 1x4x6x6 -> 1x2x2x6x6) of a resizable value.
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(def)) {
     std::optional<unsigned> src = expandedSource(expand, pos);
-    return src && isResizable(expand.getSrc(), *src);
+    return src && isResizable(expand.getSrc(), *src, leading);
   }
   // A slice of all of `pos` of a resizable value (one layer's or
   // direction's zero state of h0 = zeros(L * dirs, B, H); the gates of
   // h0 @ U + b split along H).
   if (auto slice = dyn_cast<tensor::ExtractSliceOp>(def)) {
     std::optional<unsigned> src = slicedSource(slice, pos);
-    return src && isResizable(slice.getSource(), *src);
+    return src && isResizable(slice.getSource(), *src, leading);
   }
   // A collapse of unit dimensions into `pos` (an RNN's zero state [1, B, H]
   // -> [B, H]) of a resizable value, or one that merges a resizable
@@ -373,9 +380,9 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
   // attention's merged heads, traced at B > 1).
   if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(def)) {
     if (std::optional<unsigned> src = collapsedSource(collapse, pos))
-      return isResizable(collapse.getSrc(), *src);
+      return isResizable(collapse.getSrc(), *src, leading);
     ReassociationIndices group = collapse.getReassociationIndices()[pos];
-    return traced > 1 &&
+    return leading && traced > 1 &&
            collapse.getSrcType().getDimSize(group.front()) == traced &&
            isResizable(collapse.getSrc(), group.front());
   }
@@ -384,8 +391,8 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
   // the patches are inserted into next).
   if (auto insert = dyn_cast<tensor::InsertSliceOp>(def)) {
     std::optional<unsigned> src = insertedSource(insert, pos);
-    return src && isResizable(insert.getSource(), *src) &&
-           isResizable(insert.getDest(), pos);
+    return src && isResizable(insert.getSource(), *src, leading) &&
+           isResizable(insert.getDest(), pos, leading);
   }
   auto linalgOp = dyn_cast<linalg::LinalgOp>(def);
   if (!linalgOp || linalgOp.getNumDpsInits() != 1 || def->getNumResults() != 1)
@@ -404,12 +411,12 @@ bool Rebatcher::isResizable(Value value, unsigned pos) {
     if (!map.isFunctionOfDim(loop.getPosition()))
       continue;
     std::optional<unsigned> q = map.getResultPosition(loop);
-    if (!q || !isResizable(in->get(), *q))
+    if (!q || !isResizable(in->get(), *q, leading))
       return false;
   }
   if (usesIndexOf(linalgOp, loop.getPosition()))
     return false;
-  return isResizable(init->get(), pos);
+  return isResizable(init->get(), pos, leading);
 }
 
 LogicalResult Rebatcher::analyze() {
@@ -494,8 +501,12 @@ LogicalResult Rebatcher::visit(Operation *op) {
   auto single = [&]() { return dims.lookup(batchedOperands.front()->get()); };
   // Should this op fail, a retry may put an ambiguous expand's batch in
   // another of its unit dimensions.
+  // (The first whose choice can still advance: a stack of several such
+  // values needs each of them moved.)
   for (OpOperand *operand : batchedOperands)
-    if (BatchDim bd = dims.lookup(operand->get()); bd.unitExpand) {
+    if (BatchDim bd = dims.lookup(operand->get());
+        bd.unitExpand &&
+        retry.unitExpandChoice.lookup(bd.unitExpand) + 1 < bd.unitCandidates) {
       unitExpandFailure = bd.unitExpand;
       unitExpandCandidates = bd.unitCandidates;
       break;
@@ -901,7 +912,7 @@ LogicalResult Rebatcher::visitLinalg(linalg::LinalgOp op,
         // bias [H, T, T]) read along the batch merged with the heads
         // (B*H rows): every example reads it again, tiled N times.
         change.tile.push_back({n, p});
-      } else if (isResizable(operand.get(), p)) {
+      } else if (isResizable(operand.get(), p, /*leading=*/outer == 1)) {
         change.resize.push_back({n, p});
       } else if (!isInit && type.getDimSize(p) == 1) {
         change.broadcast.push_back({n, p});
@@ -972,8 +983,7 @@ LogicalResult Rebatcher::visitCollapse(tensor::CollapseShapeOp op,
       BatchDim bd{BatchDim::Batched, unsigned(g), nullptr, src.factor * rest};
       bd.outer = src.outer;
       dims[op.getResult()] = bd;
-    } else if (src.factor == 1 && !ShapedType::isDynamic(rest) &&
-               !ShapedType::isDynamic(traced)) {
+    } else if (src.factor == 1 && !ShapedType::isDynamic(rest)) {
       // The batch after other dimensions: a sequence-first [S, B, E] ->
       // [S*B, E] (a Linear or nn.MultiheadAttention's out_proj flattening
       // its rows), S x B x rest' elements.

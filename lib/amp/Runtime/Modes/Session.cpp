@@ -799,13 +799,24 @@ std::optional<int> Session::loadData() {
             llvm::formatv("argument #{0} ({1}): {2} ", in.argument, in.type,
                           in.valuesPerExample)
                 .str();
-        if (in.integer && in.maskRow > 1 && !in.indexBound &&
-            r.syntheticIntRange == 0) {
+        bool boolean = in.maskRow > 0;
+        if (llvm::StringRef(in.type).ends_with("xi1>") &&
+            r.syntheticIntRange > 2)
+          return fail(
+              "--synthetic-int-range=" + llvm::Twine(r.syntheticIntRange) +
+              ": the input argument #" + llvm::Twine(in.argument) + " (" +
+              in.type + ") is boolean; its values are 0 and 1");
+        if (boolean && !in.indexBound && r.syntheticIntRange == 0) {
           s.maskRow = in.maskRow;
-          what += "booleans, each row of " + std::to_string(in.maskRow) +
-                  " a padding mask (its first k false, the rest true, k in "
-                  "[1, " +
-                  std::to_string(in.maskRow) + "))";
+          s.attendMask = in.attendMask;
+          const char *keep = in.attendMask ? "true" : "false";
+          const char *drop = in.attendMask ? "false" : "true";
+          what +=
+              llvm::formatv("booleans, each row of {0} a {1} mask (its "
+                            "first k {2}, the rest {3}, k in [1, {4}])",
+                            in.maskRow, in.attendMask ? "attention" : "padding",
+                            keep, drop, std::max<int64_t>(1, in.maskRow - 1))
+                  .str();
         } else if (in.integer) {
           if (r.syntheticIntRange > 0 && in.indexBound &&
               r.syntheticIntRange > *in.indexBound)
