@@ -458,6 +458,114 @@ static void eraseUnusedPrivateData(ModuleOp module) {
     op->erase();
 }
 
+/// batch-dim=: a copy of `model` with the batch moved to dimension 0 of
+/// its inputs and output (Rebatch.h, moveBatchFirst), or null when every
+/// value is 0; `givenDims` gets each input's batch dimension as given, for
+/// re-batching's messages. Errors: a count of values that fits neither
+/// rule, an ambiguous loss=none target, moveBatchFirst's.
+static FailureOr<func::FuncOp>
+moveSequenceFirst(func::FuncOp model, const TrainStepOptions &options,
+                  SmallVectorImpl<unsigned> &givenDims) {
+  if (llvm::all_of(options.batchDim, [](int64_t d) { return d == 0; }))
+    return func::FuncOp();
+  FailureOr<ParameterPlan> layout = selectParameters(model, options);
+  if (failed(layout))
+    return failure();
+  SmallVector<unsigned> moved(layout->inputs.begin(), layout->inputs.end());
+  size_t n = moved.size(), given = options.batchDim.size();
+  bool withSupervision =
+      options.loss == LossKind::None && layout->supervision.has_value();
+  if (given != 1 && given != n && !(withSupervision && given == n + 1)) {
+    InFlightDiagnostic diag = emitError(model.getLoc())
+                              << "amp-build-train-step: batch-dim= has "
+                              << given << " values, and @" << model.getSymName()
+                              << " has " << n << " inputs (arguments";
+    for (unsigned i : moved)
+      diag << " #" << i;
+    diag << "); give one value for every input, or one per input in "
+            "their order"
+         << (withSupervision ? " (and one more for the label or target)" : "");
+    return failure();
+  }
+  for (size_t k = 0; k < n; ++k)
+    givenDims.push_back(
+        static_cast<unsigned>(options.batchDim[given == 1 ? 0 : k]));
+  SmallVector<unsigned> dims(givenDims.begin(), givenDims.end());
+  if (withSupervision) {
+    // The model's own label or target. One value: the dimension that holds
+    // the inputs' traced batch (a target [S, B, E] like the input, or
+    // [B, C] after a pooling); both holding it (S == B or C == B) is
+    // ambiguous: refused.
+    auto type = dyn_cast<RankedTensorType>(
+        model.getArgumentTypes()[*layout->supervision]);
+    int64_t d = 0, d0 = options.batchDim[0];
+    if (given == n + 1) {
+      d = options.batchDim[n];
+    } else if (given == 1 && type && type.getRank() > d0 && d0 != 0) {
+      auto first = cast<RankedTensorType>(model.getArgumentTypes()[moved[0]]);
+      int64_t traced = first.getDimSize(d0);
+      bool atD = type.getDimSize(d0) == traced;
+      bool atZero = type.getDimSize(0) == traced;
+      if (atD && atZero)
+        return emitError(model.getArgument(*layout->supervision).getLoc())
+               << "amp-build-train-step: batch-dim=" << d0
+               << " with loss=none: the label or target, argument #"
+               << *layout->supervision << " (" << type
+               << "), has the inputs' traced batch (" << traced
+               << ") in dimension 0 and in dimension " << d0
+               << "; name its batch dimension with one more value: "
+                  "batch-dim="
+               << d0 << "," << d0
+               << " ([S, B, ...] as the input) or batch-dim=" << d0
+               << ",0 ([B, ...])";
+      d = atD ? d0 : 0;
+    }
+    moved.push_back(*layout->supervision);
+    dims.push_back(static_cast<unsigned>(d));
+  }
+  func::FuncOp copy = model.clone();
+  std::string option = "batch-dim=";
+  for (auto [k, d] : llvm::enumerate(options.batchDim))
+    option += (k ? "," : "") + std::to_string(d);
+  if (failed(moveBatchFirst(copy, moved, dims, options.loss != LossKind::None,
+                            "amp-build-train-step", option))) {
+    copy.erase();
+    return failure();
+  }
+  return copy;
+}
+
+/// Without batch-dim=: warns when dimension 0 of the inputs mixes examples
+/// while dimension 1 holds independent ones (re-batching's analysis,
+/// `followsBatch`): a sequence-first model (PyTorch's batch_first=False),
+/// whose sequence positions the step would train as examples.
+static LogicalResult warnIfSequenceFirst(func::FuncOp model,
+                                         const TrainStepOptions &options) {
+  if (!options.batchDim.empty() || options.loss == LossKind::None)
+    return success();
+  FailureOr<ParameterPlan> layout = selectParameters(model, options);
+  if (failed(layout))
+    return failure();
+  SmallVector<unsigned> inputs(layout->inputs.begin(), layout->inputs.end());
+  // (A dynamic dimension 0 is the batch: nothing to suggest.)
+  bool ranked = !inputs.empty() && llvm::all_of(inputs, [&](unsigned i) {
+    auto type = dyn_cast<RankedTensorType>(model.getArgumentTypes()[i]);
+    return type && type.getRank() >= 2 && !type.isDynamicDim(0);
+  });
+  if (ranked &&
+      !followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 0)) &&
+      followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 1)))
+    emitWarning(model.getLoc())
+        << "amp-build-train-step: @" << model.getSymName()
+        << " mixes the elements along dimension 0 of its input, which the "
+           "step takes as the batch, while dimension 1 holds independent "
+           "examples: a sequence-first model (PyTorch's batch_first=False, "
+           "the default of nn.MultiheadAttention, nn.Transformer*, "
+           "nn.LSTM, nn.GRU) takes batch-dim=1, or its sequence positions "
+           "are trained as examples";
+  return success();
+}
+
 FailureOr<BuiltSteps>
 mlir::amp::trainstep::buildTrainStep(ModuleOp module,
                                      const TrainStepOptions &options) {
@@ -492,104 +600,15 @@ mlir::amp::trainstep::buildTrainStep(ModuleOp module,
   if (failed(checkModel(module, model)))
     return failure();
   // batch-dim=: the batch moved to dimension 0 of the inputs and the output
-  // first (Rebatch.h, moveBatchFirst).
+  // first; without it, a warning for a sequence-first model.
   SmallVector<unsigned> givenDims;
-  if (llvm::any_of(options.batchDim, [](int64_t d) { return d != 0; })) {
-    FailureOr<ParameterPlan> layout = selectParameters(model, options);
-    if (failed(layout))
-      return failure();
-    SmallVector<unsigned> moved(layout->inputs.begin(), layout->inputs.end());
-    size_t n = moved.size(), given = options.batchDim.size();
-    bool withSupervision =
-        options.loss == LossKind::None && layout->supervision.has_value();
-    if (given != 1 && given != n && !(withSupervision && given == n + 1)) {
-      InFlightDiagnostic diag = emitError(model.getLoc())
-                                << "amp-build-train-step: batch-dim= has "
-                                << given << " values, and @"
-                                << model.getSymName() << " has " << n
-                                << " inputs (arguments";
-      for (unsigned i : moved)
-        diag << " #" << i;
-      diag << "); give one value for every input, or one per input in "
-              "their order"
-           << (withSupervision ? " (and one more for the label or target)"
-                               : "");
-      return failure();
-    }
-    for (size_t k = 0; k < n; ++k)
-      givenDims.push_back(
-          static_cast<unsigned>(options.batchDim[given == 1 ? 0 : k]));
-    SmallVector<unsigned> dims(givenDims);
-    if (withSupervision) {
-      // The model's own label or target: its dimension batch-dim= names
-      // when it has one (targets [S, B]), else 0 (labels [B]).
-      auto type = dyn_cast<RankedTensorType>(
-          model.getArgumentTypes()[*layout->supervision]);
-      // One value: the dimension that holds the inputs' traced batch
-      // (a target [S, B, E] like the input, or [B, C] after a pooling);
-      // both holding it (S == B or C == B) is ambiguous: refused.
-      int64_t d = 0, d0 = options.batchDim[0];
-      if (given == n + 1) {
-        d = options.batchDim[n];
-      } else if (given == 1 && type && type.getRank() > d0 && d0 != 0) {
-        auto first = cast<RankedTensorType>(model.getArgumentTypes()[moved[0]]);
-        int64_t traced = first.getDimSize(d0);
-        bool atD = type.getDimSize(d0) == traced;
-        bool atZero = type.getDimSize(0) == traced;
-        if (atD && atZero)
-          return emitError(model.getArgument(*layout->supervision).getLoc())
-                 << "amp-build-train-step: batch-dim=" << d0
-                 << " with loss=none: the label or target, argument #"
-                 << *layout->supervision << " (" << type
-                 << "), has the inputs' traced batch (" << traced
-                 << ") in dimension 0 and in dimension " << d0
-                 << "; name its batch dimension with one more value: "
-                    "batch-dim="
-                 << d0 << "," << d0
-                 << " ([S, B, ...] as the input) or batch-dim=" << d0
-                 << ",0 ([B, ...])";
-        d = atD ? d0 : 0;
-      }
-      moved.push_back(*layout->supervision);
-      dims.push_back(static_cast<unsigned>(d));
-    }
-    func::FuncOp copy = model.clone();
-    std::string option = "batch-dim=";
-    for (auto [k, d] : llvm::enumerate(options.batchDim))
-      option += (k ? "," : "") + std::to_string(d);
-    if (failed(moveBatchFirst(copy, moved, dims, options.loss != LossKind::None,
-                              "amp-build-train-step", option))) {
-      copy.erase();
-      return failure();
-    }
+  FailureOr<func::FuncOp> moved = moveSequenceFirst(model, options, givenDims);
+  if (failed(moved) || failed(warnIfSequenceFirst(model, options)))
+    return failure();
+  if (*moved) {
     if (rebatched)
       rebatched.erase();
-    rebatched = model = copy;
-  }
-  // Without batch-dim=: a model whose dimension 0 mixes examples while
-  // dimension 1 holds independent ones is sequence-first (PyTorch's
-  // batch_first=False); the step would take sequence positions as examples.
-  if (options.batchDim.empty() && options.loss != LossKind::None) {
-    FailureOr<ParameterPlan> layout = selectParameters(model, options);
-    if (failed(layout))
-      return failure();
-    SmallVector<unsigned> inputs(layout->inputs.begin(), layout->inputs.end());
-    // (A dynamic dimension 0 is the batch: nothing to suggest.)
-    bool ranked = !inputs.empty() && llvm::all_of(inputs, [&](unsigned i) {
-      auto type = dyn_cast<RankedTensorType>(model.getArgumentTypes()[i]);
-      return type && type.getRank() >= 2 && !type.isDynamicDim(0);
-    });
-    if (ranked &&
-        !followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 0)) &&
-        followsBatch(model, inputs, SmallVector<unsigned>(inputs.size(), 1)))
-      emitWarning(model.getLoc())
-          << "amp-build-train-step: @" << model.getSymName()
-          << " mixes the elements along dimension 0 of its input, which the "
-             "step takes as the batch, while dimension 1 holds independent "
-             "examples: a sequence-first model (PyTorch's batch_first=False, "
-             "the default of nn.MultiheadAttention, nn.Transformer*, "
-             "nn.LSTM, nn.GRU) takes batch-dim=1, or its sequence positions "
-             "are trained as examples";
+    rebatched = model = *moved;
   }
   if (int64_t batch = *parseBatch(options.batch); batch != 0) {
     // The model's own loss reduces over the batch (a mean divides by the

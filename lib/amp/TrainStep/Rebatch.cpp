@@ -296,19 +296,27 @@ static std::optional<unsigned> collapsedSource(tensor::CollapseShapeOp collapse,
   return found ? found : std::optional<unsigned>(group.back());
 }
 
-/// `pos` when `slice` takes all of its source's dimension `pos` (offset 0,
-/// stride 1, the full static size, no rank reduction); nullopt otherwise.
+/// Whether `op`, a slice of `part` out of `whole` or an insert of `part`
+/// into `whole`, covers all of dimension `pos` (offset 0, stride 1, the same
+/// static size, no rank reduction).
+static bool coversDim(OffsetSizeAndStrideOpInterface op, RankedTensorType part,
+                      RankedTensorType whole, unsigned pos) {
+  if (part.getRank() != whole.getRank())
+    return false;
+  std::optional<int64_t> offset =
+      getConstantIntValue(op.getMixedOffsets()[pos]);
+  std::optional<int64_t> stride =
+      getConstantIntValue(op.getMixedStrides()[pos]);
+  int64_t size = part.getDimSize(pos);
+  return offset == 0 && stride == 1 && !ShapedType::isDynamic(size) &&
+         size == whole.getDimSize(pos);
+}
+
+/// `pos` when `slice` takes all of its source's dimension `pos`; nullopt
+/// otherwise.
 static std::optional<unsigned> slicedSource(tensor::ExtractSliceOp slice,
                                             unsigned pos) {
-  if (slice.getSourceType().getRank() != slice.getType().getRank())
-    return std::nullopt;
-  std::optional<int64_t> offset =
-      getConstantIntValue(slice.getMixedOffsets()[pos]);
-  std::optional<int64_t> stride =
-      getConstantIntValue(slice.getMixedStrides()[pos]);
-  int64_t size = slice.getType().getDimSize(pos);
-  if (offset != 0 || stride != 1 || ShapedType::isDynamic(size) ||
-      size != slice.getSourceType().getDimSize(pos))
+  if (!coversDim(slice, slice.getType(), slice.getSourceType(), pos))
     return std::nullopt;
   return pos;
 }
@@ -326,19 +334,10 @@ static int64_t elementsOf(RankedTensorType type, ArrayRef<int64_t> dims) {
 }
 
 /// The source dimension of `insert`'s dimension `pos` when the insert
-/// covers all of it (offset 0, stride 1, the source's size equal to the
-/// destination's, no rank reduction); nullopt otherwise.
+/// covers all of it; nullopt otherwise.
 static std::optional<unsigned> insertedSource(tensor::InsertSliceOp insert,
                                               unsigned pos) {
-  if (insert.getSourceType().getRank() != insert.getType().getRank())
-    return std::nullopt;
-  std::optional<int64_t> offset =
-      getConstantIntValue(insert.getMixedOffsets()[pos]);
-  std::optional<int64_t> stride =
-      getConstantIntValue(insert.getMixedStrides()[pos]);
-  int64_t size = insert.getSourceType().getDimSize(pos);
-  if (offset != 0 || stride != 1 || ShapedType::isDynamic(size) ||
-      size != insert.getType().getDimSize(pos))
+  if (!coversDim(insert, insert.getSourceType(), insert.getType(), pos))
     return std::nullopt;
   return pos;
 }
