@@ -39,9 +39,11 @@ namespace mlir::amp::trainstep {
 ///   init `tensor.empty`, a `linalg.fill` of one, a splat constant, a
 ///   linalg op whose inputs along that dimension are such values or none,
 ///   an expand_shape keeping that dimension alone, an insert over all of
-///   it of such values, a slice of all of it or a collapse of unit
-///   dimensions into it) is rebuilt at the new size (for a dynamic batch,
-///   `tensor.empty` gets `tensor.dim` of the input); a size-1 input of a
+///   it of such values, a slice of all of it, a collapse of unit
+///   dimensions into it, or, traced at B > 1 and read by batch-major rows,
+///   a collapse of it with the dimensions after it: a per-head bias
+///   [B, H, T, T] -> [B*H, T, T]) is rebuilt at the new size (for a dynamic
+///   batch, `tensor.empty` gets `tensor.dim` of the input); a size-1 input of a
 ///   linalg.generic is read with a constant 0 (a broadcast), and one of a named
 ///   op is broadcast first.
 /// - Traced at B = 1, torch-mlir writes broadcasts of the batch as constant
@@ -108,7 +110,8 @@ LogicalResult rebatch(func::FuncOp model, ArrayRef<unsigned> inputs,
 /// a result that holds it in dimension p > 0 ([S, B, E]) is transposed to
 /// [B, S, E] before the return; a result that does not derive from the
 /// batch (a loss) is left. The training-step contract, amp-run's data and
-/// `rebatch` then see the batch in dimension 0.
+/// `rebatch` then see the batch in dimension 0. A dynamic batch is moved
+/// too (the analysis then allows `tensor.dim` of it: nothing is resized).
 ///
 /// Errors (located; each starts with `prefix` and `option`, the option as
 /// the user wrote it, by default "batch-dim=" and `dims`): an
