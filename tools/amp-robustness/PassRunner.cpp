@@ -46,6 +46,9 @@ const std::pair<const char *, const char *> kVariants[] = {
     {"amp-build-train-step", "loss=mse optimizer=adamw weight-decay=0.01"},
     {"amp-build-train-step", "loss=none optimizer=sgd"},
     {"amp-build-train-step", "raise-softmax=false"},
+    // Sequence-first layouts moved and re-batched (batch-dim=).
+    {"amp-build-train-step", "loss=mse batch-dim=1 batch=dynamic"},
+    {"amp-rebatch", "batch=3 batch-dim=1"},
     {"amp-autocast", "precision=f32"},
     {"amp-chunk-batch-reductions", "chunks=2"},
     {"amp-loss-scaling", "mode=static init-scale=1024"},

@@ -80,8 +80,8 @@ struct LinalgChange {
 struct AnalysisMode {
   /// After the prefix in every error: "batch=8", "batch-dim=1".
   std::string option;
-  /// Where the batch comes from, in errors; empty: dimension 0 of the
-  /// inputs.
+  /// Where the batch comes from, in errors ("dimension 1 of the input,
+  /// argument #0"; originOf); empty only for followsBatch's quiet runs.
   std::string origin;
   /// Accept the batch alone in any dimension of a result and record it
   /// (Rebatcher::resultDims) instead of asking for dimension 0.
