@@ -81,8 +81,10 @@ static SmallVector<Operation *> outermostLoops(func::FuncOp fn) {
 /// become the function's arguments, but for constants, which are cloned into it
 /// (a loop bound or a vector constant known to LLVM, as before); its results
 /// are the function's results.
-static func::FuncOp outline(Operation *nest, Operation *after, StringRef name,
-                            SymbolTable &symbols) {
+static std::pair<func::FuncOp, func::CallOp> outline(Operation *nest,
+                                                     Operation *after,
+                                                     StringRef name,
+                                                     SymbolTable &symbols) {
   llvm::SetVector<Value> captured(nest->getOperands().begin(),
                                   nest->getOperands().end());
   getUsedValuesDefinedAbove(nest->getRegions(), captured);
@@ -126,15 +128,43 @@ static func::FuncOp outline(Operation *nest, Operation *after, StringRef name,
   auto call = func::CallOp::create(b, nest->getLoc(), outlined, arguments);
   nest->replaceAllUsesWith(call.getResults());
   nest->erase();
-  return outlined;
+  return {outlined, call};
+}
+
+/// A hash of `fn`'s body that equivalent bodies (isSameBody) share: every
+/// op's name, attributes, properties and types, in program order, not its
+/// location and not which values it uses.
+static llvm::hash_code bodyHash(func::FuncOp fn) {
+  llvm::hash_code hash = hash_value(fn.getFunctionType());
+  fn.getBody().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    hash =
+        llvm::hash_combine(hash, OperationEquivalence::computeHash(
+                                     op, OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::ignoreHashValue,
+                                     OperationEquivalence::IgnoreLocations));
+  });
+  return hash;
+}
+
+/// Whether `a` and `b` compute the same from the same arguments: the same
+/// type, and bodies that are the same ops with the same attributes on
+/// corresponding values (OperationEquivalence), locations aside.
+static bool isSameBody(func::FuncOp a, func::FuncOp b) {
+  return a.getFunctionType() == b.getFunctionType() &&
+         OperationEquivalence::isRegionEquivalentTo(
+             &a.getBody(), &b.getBody(), OperationEquivalence::IgnoreLocations);
 }
 
 namespace {
 struct CPUOutlineLoopNestsPass
     : amp::impl::CPUOutlineLoopNestsBase<CPUOutlineLoopNestsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
+    // The functions made so far, by bodyHash.
+    llvm::DenseMap<llvm::hash_code, SmallVector<func::FuncOp, 1>> made;
     // (Collected first: a function made here holds one nest, and is left
     // alone by a later run as well.)
     SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
@@ -147,10 +177,28 @@ struct CPUOutlineLoopNestsPass
         continue;
       Operation *after = fn;
       unsigned index = 0;
-      for (Operation *nest : nests)
-        after =
+      for (Operation *nest : nests) {
+        func::FuncOp outlined;
+        func::CallOp call;
+        std::tie(outlined, call) =
             outline(nest, after,
                     (fn.getName() + "_nest" + Twine(index++)).str(), symbols);
+        if (share) {
+          // A nest the same as one outlined before (the same layer's ops
+          // in each of a model's layers, the eval step's forward) calls
+          // that function instead: LLVM compiles it once.
+          SmallVector<func::FuncOp, 1> &same = made[bodyHash(outlined)];
+          auto it = llvm::find_if(
+              same, [&](func::FuncOp f) { return isSameBody(f, outlined); });
+          if (it != same.end()) {
+            call.setCallee(it->getName());
+            symbols.erase(outlined);
+            continue;
+          }
+          same.push_back(outlined);
+        }
+        after = outlined;
+      }
     }
   }
 };
