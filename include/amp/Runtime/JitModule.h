@@ -80,6 +80,21 @@ public:
   /// Errors: none of them exists (the message says what to install).
   static llvm::Expected<std::string> findOpenMPRuntime();
 
+  /// Marks the call wrappers of every entry point `name` of a translated
+  /// `module` `optnone` and `noinline`, so that LLVM compiles them as at
+  /// -O0: the MLIR C interface's `_mlir_ciface_<name>` and the
+  /// ExecutionEngine's packed `_mlir_<name>` and `_mlir__mlir_ciface_<name>`
+  /// (those with a body; `<name>` itself and what it calls keep -O3). A
+  /// wrapper unpacks and repacks every argument and result: for a training
+  /// step of hundreds of tensors one basic block of thousands of loads and
+  /// stores, on which the -O3 instruction selector's DAG combiner spent
+  /// 14 s of a 4-layer encoder's 23 s of code generation (0.3 s unoptimized;
+  /// docs/performance.md). They run once per call. load() applies it
+  /// before LLVM's optimizer.
+  static void
+  compileWrappersUnoptimized(llvm::Module &module,
+                             llvm::ArrayRef<llvm::StringRef> entryPoints);
+
   /// Makes `address` the definition of the C symbol `name` in every module
   /// loaded from now on: a runtime function the compiled code calls (the
   /// data-parallel test hook, DataParallel.h). Not thread-safe: provide

@@ -83,6 +83,20 @@ static void limitLoopUnrolling() {
   });
 }
 
+// (Why the wrappers are compiled unoptimized: JitModule.h.)
+void JitModule::compileWrappersUnoptimized(llvm::Module &module,
+                                           ArrayRef<StringRef> entryPoints) {
+  for (StringRef name : entryPoints)
+    for (const std::string &wrapper :
+         {("_mlir_ciface_" + name).str(), ("_mlir_" + name).str(),
+          ("_mlir__mlir_ciface_" + name).str()})
+      if (llvm::Function *fn = module.getFunction(wrapper);
+          fn && !fn->isDeclaration()) {
+        fn->addFnAttr(llvm::Attribute::NoInline);
+        fn->addFnAttr(llvm::Attribute::OptimizeNone);
+      }
+}
+
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::load(ModuleOp module, ArrayRef<StringRef> entryPoints,
                 const Options &options) {
@@ -106,8 +120,14 @@ JitModule::load(ModuleOp module, ArrayRef<StringRef> entryPoints,
   // `transformer` must outlive ExecutionEngine::create: the options only
   // hold a function_ref to it.
   limitLoopUnrolling();
-  std::function<llvm::Error(llvm::Module *)> transformer =
+  std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(options.optLevel, 0, targetMachine.get());
+  SmallVector<StringRef> entries(entryPoints);
+  std::function<llvm::Error(llvm::Module *)> transformer =
+      [&](llvm::Module *m) {
+        compileWrappersUnoptimized(*m, entries);
+        return optimize(m);
+      };
   SmallVector<StringRef> libraries(options.sharedLibraries.begin(),
                                    options.sharedLibraries.end());
   ExecutionEngineOptions engineOptions;
