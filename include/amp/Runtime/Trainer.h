@@ -178,8 +178,10 @@ struct RunPlan {
     /// An i1 input of rank >= 2 (a padding or attention mask): its last
     /// dimension's size, the length of one mask row; 0 otherwise.
     int64_t maskRow = 0;
-    /// Rank >= 3: an attention mask ([B, 1, S, S], true = attend), not a
-    /// key padding mask ([B, S], true = ignore).
+    /// True keeps (attends) rather than masks: as the select that applies
+    /// the mask says (Analysis/MaskConvention.h), else by rank: an
+    /// attention mask of rank >= 3 ([B, 1, S, S], true = attend), a key
+    /// padding mask of rank 2 ([B, S], true = ignore).
     bool attendMask = false;
   };
   std::vector<Input> inputs;

@@ -4,6 +4,7 @@
 
 #include "RunLog.h"
 #include "amp/Analysis/IndexBound.h"
+#include "amp/Analysis/MaskConvention.h"
 #include "amp/Analysis/MemoryReport.h"
 #include "amp/Analysis/PrecisionPolicy.h"
 #include "amp/Analysis/TrainingStep.h"
@@ -229,7 +230,10 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
     if (elem.isInteger(1) && type.getRank() >= 2 &&
         !type.isDynamicDim(type.getRank() - 1)) {
       in.maskRow = type.getShape().back();
-      in.attendMask = type.getRank() >= 3;
+      // What true means, from the select that applies the mask; else the
+      // usual convention of its rank.
+      in.attendMask = maskKeepsWhenTrue(trainFn.getArgument(i))
+                          .value_or(type.getRank() >= 3);
     }
     plan.inputs.push_back(in);
   }

@@ -811,12 +811,12 @@ std::optional<int> Session::loadData() {
           s.attendMask = in.attendMask;
           const char *keep = in.attendMask ? "true" : "false";
           const char *drop = in.attendMask ? "false" : "true";
-          what +=
-              llvm::formatv("booleans, each row of {0} a {1} mask (its "
-                            "first k {2}, the rest {3}, k in [1, {4}])",
-                            in.maskRow, in.attendMask ? "attention" : "padding",
-                            keep, drop, std::max<int64_t>(1, in.maskRow - 1))
-                  .str();
+          what += llvm::formatv(
+                      "booleans, each row of {0} {1} mask (its "
+                      "first k {2}, the rest {3}, k in [1, {4}])",
+                      in.maskRow, in.attendMask ? "an attention" : "a padding",
+                      keep, drop, std::max<int64_t>(1, in.maskRow - 1))
+                      .str();
         } else if (in.integer) {
           if (r.syntheticIntRange > 0 && in.indexBound &&
               r.syntheticIntRange > *in.indexBound)
