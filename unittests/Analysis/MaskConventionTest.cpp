@@ -2,8 +2,11 @@
 //
 // maskKeepsWhenTrue on the forms exports use: masked_fill(mask, -inf)
 // (true masks), where(mask, scores, -inf) (true keeps), masked_fill(~mask,
-// -1e9) through arith.xori, a mask reshaped and and-ed with a causal one,
-// a select of zeros (no answer), and two selects that disagree.
+// -1e9) through arith.xori or a comparison with false, an f64 constant
+// truncated, an additive bias (HF's (1 - m) * -1e9), a mask reshaped and
+// and-ed with a causal one, a select of zeros (no answer), and two selects
+// that disagree. (A 0-d tensor of -inf and an i64 mask:
+// test/tools/amp-run-synthetic-keep-mask.mlir.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,6 +78,40 @@ TEST(MaskConventionTest, LogicalNotSwaps) {
                   "    %y = arith.select %n, %big, %sb : f32",
                   direct),
             std::optional<bool>(true));
+}
+
+TEST(MaskConventionTest, ComparisonWithFalseSwaps) {
+  EXPECT_EQ(keeps("    %f = arith.constant false\n"
+                  "    %n = arith.cmpi eq, %mb, %f : i1\n"
+                  "    %y = arith.select %n, %ninf, %sb : f32",
+                  direct),
+            std::optional<bool>(true));
+}
+
+TEST(MaskConventionTest, ConstantThroughTruncF) {
+  // torch-mlir's scalar: an f64 constant truncated in the body.
+  EXPECT_EQ(keeps("    %d = arith.constant 0xFFF0000000000000 : f64\n"
+                  "    %v = arith.truncf %d : f64 to f32\n"
+                  "    %y = arith.select %mb, %v, %sb : f32",
+                  direct),
+            std::optional<bool>(false));
+}
+
+TEST(MaskConventionTest, AdditiveBias) {
+  // HF's extended attention mask: (1.0 - float(m)) * -1e9, added.
+  EXPECT_EQ(keeps("    %f = arith.uitofp %mb : i1 to f32\n"
+                  "    %one = arith.constant 1.0 : f32\n"
+                  "    %om = arith.subf %one, %f : f32\n"
+                  "    %b = arith.mulf %om, %big : f32\n"
+                  "    %y = arith.addf %sb, %b : f32",
+                  direct),
+            std::optional<bool>(true));
+  // float(m) * -1e9: true masks.
+  EXPECT_EQ(keeps("    %f = arith.uitofp %mb : i1 to f32\n"
+                  "    %b = arith.mulf %big, %f : f32\n"
+                  "    %y = arith.addf %sb, %b : f32",
+                  direct),
+            std::optional<bool>(false));
 }
 
 TEST(MaskConventionTest, ThroughReshapesAndCausalAnd) {

@@ -21,16 +21,21 @@
 
 namespace mlir::amp {
 
-/// Whether true in the boolean tensor `mask` (a step's i1 argument) keeps a
-/// value, read from the `arith.select`s whose condition derives from it:
-/// one whose false value is a masking constant (a float constant -inf or at
-/// most -1e4: -inf, -1e9, finfo.min) keeps on true; one whose true value is
-/// masks on true. The mask is followed through linalg.generic operands into
-/// their bodies and out of their results (an i1 the body yields), named
-/// data-movement ops (transpose, copy, broadcast), tensor reshapes, slices
-/// and casts, tensor.extract, arith.andi / arith.ori with other masks (a
-/// causal mask), and arith.xori with true (logical not, which swaps the
-/// convention). nullopt when no such select is found or two selects
+/// Whether true (non-zero) in the mask tensor `mask` (a step's i1 or
+/// integer argument) keeps a value, read from how values derived from it
+/// mask: an `arith.select` whose condition derives from it and whose false
+/// value is a masking constant keeps on true, one whose true value is
+/// masks on true; an `arith.mulf` of the mask as 0.0 / 1.0 by a masking
+/// constant (an additive bias, HF's `(1.0 - m) * -1e9`) masks where it is
+/// 1. A masking constant is a float -inf or at most -1e4 (-1e9,
+/// finfo.min), a scalar or splat, also through `arith.truncf`/`extf`, a
+/// linalg.fill, or a generic operand (a 0-d tensor). The mask is followed
+/// through linalg.generic operands into their bodies and out of their
+/// results (a value the body yields), named data-movement ops (transpose,
+/// copy, broadcast), tensor reshapes, slices and casts, tensor.extract,
+/// integer and int-to-float casts, arith.andi / arith.ori with other masks
+/// (a causal mask); arith.xori with true, `cmpi eq 0` and `1.0 - m` negate
+/// it, `cmpi ne 0` does not. nullopt when nothing masks by it or two uses
 /// disagree.
 std::optional<bool> maskKeepsWhenTrue(Value mask);
 

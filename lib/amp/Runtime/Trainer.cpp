@@ -227,13 +227,17 @@ llvm::Expected<RunPlan> mlir::amp::runtime::planRun(ModuleOp module,
       in.valuesPerExample *= d;
     if (integer)
       in.indexBound = indexBound(trainFn.getArgument(i));
-    if (elem.isInteger(1) && type.getRank() >= 2 &&
+    if (integer && type.getRank() >= 2 &&
         !type.isDynamicDim(type.getRank() - 1)) {
-      in.maskRow = type.getShape().back();
-      // What true means, from the select that applies the mask; else the
-      // usual convention of its rank.
-      in.attendMask = maskKeepsWhenTrue(trainFn.getArgument(i))
-                          .value_or(type.getRank() >= 3);
+      // A mask: i1, or integers that mask as a select's condition or as an
+      // additive bias (an HF-style i64 attention_mask) and index nothing.
+      // What true (non-zero) means, from how it masks; else the usual
+      // convention of its rank.
+      std::optional<bool> keeps = maskKeepsWhenTrue(trainFn.getArgument(i));
+      if (elem.isInteger(1) || (keeps && !in.indexBound)) {
+        in.maskRow = type.getShape().back();
+        in.attendMask = keeps.value_or(type.getRank() >= 3);
+      }
     }
     plan.inputs.push_back(in);
   }

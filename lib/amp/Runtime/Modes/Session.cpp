@@ -809,13 +809,17 @@ std::optional<int> Session::loadData() {
         if (boolean && !in.indexBound && r.syntheticIntRange == 0) {
           s.maskRow = in.maskRow;
           s.attendMask = in.attendMask;
-          const char *keep = in.attendMask ? "true" : "false";
-          const char *drop = in.attendMask ? "false" : "true";
+          // (An integer mask, an HF-style attention_mask: 1 and 0.)
+          bool i1 = llvm::StringRef(in.type).ends_with("xi1>");
+          const char *on = i1 ? "true" : "1", *off = i1 ? "false" : "0";
+          const char *keep = in.attendMask ? on : off;
+          const char *drop = in.attendMask ? off : on;
           what += llvm::formatv(
-                      "booleans, each row of {0} {1} mask (its "
+                      "{5}, each row of {0} {1} mask (its "
                       "first k {2}, the rest {3}, k in [1, {4}])",
                       in.maskRow, in.attendMask ? "an attention" : "a padding",
-                      keep, drop, std::max<int64_t>(1, in.maskRow - 1))
+                      keep, drop, std::max<int64_t>(1, in.maskRow - 1),
+                      i1 ? "booleans" : "integers 0 and 1")
                       .str();
         } else if (in.integer) {
           if (r.syntheticIntRange > 0 && in.indexBound &&
