@@ -55,9 +55,9 @@ struct SyntheticInput {
   /// Keeping is false for a key padding mask (nn.MultiheadAttention's
   /// key_padding_mask, [B, S]: true = ignore) and true for an attention
   /// mask (`attendMask`; scaled_dot_product_attention's boolean attn_mask,
-  /// [B, 1, S, S], or `where(mask, scores, -inf)`: true = attend). Every row keeps its first key, which a
-  /// causal query 0 needs: a uniform draw masked whole rows, and the
-  /// softmax of -inf gave NaN.
+  /// [B, 1, S, S], or `where(mask, scores, -inf)`: true = attend). Every row
+  /// keeps its first key, which a causal query 0 needs: a uniform draw masked
+  /// whole rows, and the softmax of -inf gave NaN.
   int64_t maskRow = 0;
   bool attendMask = false;
 };

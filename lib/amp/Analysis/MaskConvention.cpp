@@ -8,8 +8,6 @@
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/DenseSet.h"
 
-#include <cmath>
-
 using namespace mlir;
 
 /// Whether `v` is a float constant that masks what it replaces: -inf or at
@@ -131,7 +129,7 @@ std::optional<bool> mlir::amp::maskKeepsWhenTrue(Value mask) {
           add(sub.getResult(), !negated);
         continue;
       }
-      if (auto mul = dyn_cast<arith::MulFOp>(user)) {
+      if (isa<arith::MulFOp>(user)) {
         if (isMaskingConstant(user->getOperand(1 - n))) {
           bool here = negated; // 1.0 (true) becomes the masking value
           conflict |= keeps && *keeps != here;
