@@ -122,10 +122,9 @@ JitModule::load(ModuleOp module, ArrayRef<StringRef> entryPoints,
   limitLoopUnrolling();
   std::function<llvm::Error(llvm::Module *)> optimize =
       makeOptimizingTransformer(options.optLevel, 0, targetMachine.get());
-  SmallVector<StringRef> entries(entryPoints);
   std::function<llvm::Error(llvm::Module *)> transformer =
       [&](llvm::Module *m) {
-        compileWrappersUnoptimized(*m, entries);
+        compileWrappersUnoptimized(*m, entryPoints);
         return optimize(m);
       };
   SmallVector<StringRef> libraries(options.sharedLibraries.begin(),

@@ -800,8 +800,8 @@ std::optional<int> Session::loadData() {
                           in.valuesPerExample)
                 .str();
         bool boolean = in.maskRow > 0;
-        if (llvm::StringRef(in.type).ends_with("xi1>") &&
-            r.syntheticIntRange > 2)
+        bool i1 = llvm::StringRef(in.type).ends_with("xi1>");
+        if (i1 && r.syntheticIntRange > 2)
           return fail(
               "--synthetic-int-range=" + llvm::Twine(r.syntheticIntRange) +
               ": the input argument #" + llvm::Twine(in.argument) + " (" +
@@ -810,7 +810,6 @@ std::optional<int> Session::loadData() {
           s.maskRow = in.maskRow;
           s.attendMask = in.attendMask;
           // (An integer mask, an HF-style attention_mask: 1 and 0.)
-          bool i1 = llvm::StringRef(in.type).ends_with("xi1>");
           const char *on = i1 ? "true" : "1", *off = i1 ? "false" : "0";
           const char *keep = in.attendMask ? on : off;
           const char *drop = in.attendMask ? off : on;
