@@ -728,7 +728,8 @@ static bool mayWriteAnArgumentUnseen(Operation *from, Operation *to) {
   }
 }
 
-/// Whether `buffer` is a whole allocation or an argument of the function
+/// Whether `buffer`, or the buffer it is a view of (followed through
+/// view ops), is a whole allocation or an argument of the function
 /// (out-parameters never alias arguments; for an argument, nothing in
 /// [from, to] may write memory unseen: mayWriteAnArgumentUnseen) whose
 /// every use, direct or through views of it, classifyUse sees through, and
@@ -736,6 +737,11 @@ static bool mayWriteAnArgumentUnseen(Operation *from, Operation *to) {
 /// the block of `from`, within [from, to] (ops of one block, `from` first).
 static bool noUseWithin(Value buffer, Operation *from, Operation *to,
                         llvm::function_ref<bool(OpOperand &, UseKind)> counts) {
+  // A view (the expand_shape a contraction reads its operand through)
+  // stands for its whole buffer: every use of the buffer and of its views
+  // is looked at below, which covers the view's.
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
   if (!isFunctionArgument(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
     return false;
   // An argument's memory may also be reached without its uses (a global
