@@ -294,9 +294,11 @@ def CPUTileContractions
       contraction in the same block that would copy the same buffer the
       same way (layout, rounding) reads the earlier copy, which is freed
       after its last reader, when nothing can have written the buffer in
-      between (the buffer is a whole allocation or a function argument,
-      none of its writers lies between, and it has no use that could give
-      it a second name: a view, a select, a call, a branch or a yield). On
+      between (the buffer, or the allocation or argument it is a view of,
+      is a whole allocation or a function argument, none of its writers
+      lies between, and it has no use that could give it a second name: a
+      select, a call, a branch or a yield; its views' uses count as its
+      own). The Q, K and V projections of one activation read one copy. On
       a 16-bit step the input, the activations and the output gradients
       are each widened once for the forward contraction, the weight
       gradient's and the input gradient's. An operand that an earlier
@@ -304,6 +306,25 @@ def CPUTileContractions
       of its shape (the bias gradient's widening of an output gradient)
       is read from that buffer, if neither buffer changes in between.
       The values read are the same, so no bit changes.
+    - A 16-bit A operand is widened by the op that writes it, when that is
+      the last write of its buffer (an allocation, read through reshapes)
+      before the contraction, nothing writes the buffer in between and at
+      most four ops with memory effects lie between them (the f32 copy
+      lives across them): an all-parallel generic that writes all of the
+      buffer through an identity map (a ReLU, a residual add, a
+      broadcast, a rounding cast of a buffer that is not an argument) is
+      rebuilt with one more output, `arith.extf` of the value it stores
+      (widenInWriter), and a kernel of this pass that rounded its
+      accumulators into the buffer (a contraction whose f16/bf16 result
+      the next contraction reads) stores each rounded vector widened into
+      an f32 buffer too, through the same views (widenInKernel). The pack
+      is then made in the same pass over memory as the 16-bit values,
+      instead of a pass of its own that reads them back; a 16-bit output
+      that nothing else reads then goes (the generic's output, the
+      kernel's rounded stores). `extf` of the stored
+      value is what the copy computed, so no bit changes. On the
+      transformer block's 16-bit steps (examples/fashion-mnist) this
+      leaves one of the nine widening passes over a 1792 x 32 activation.
     - C's initial value: when every element of C holds one value as the
       contraction starts, because a `linalg.fill` of C or a `memref.copy`
       into C from a filled buffer put it there, the first depth slice

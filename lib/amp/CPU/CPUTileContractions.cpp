@@ -55,6 +55,9 @@ struct Kernel {
   /// accumulators into, rounded (arith.truncf), instead of into C
   /// (findNarrowing). Null: C holds the result.
   Value narrow;
+  /// The stores of rounded accumulators into `narrow` (storeAccumulators),
+  /// for widenInKernel.
+  SmallVector<Operation *> narrowStores;
   /// k fits in one depth slice: the first slice is the last.
   bool singleSlice = false;
   int64_t rows = 0, cols = 0;
@@ -403,10 +406,14 @@ static void storeAccumulators(Kernel &kernel, OpBuilder &b, Value kEnd,
             type.clone(cast<MemRefType>(buffer.getType()).getElementType()),
             acc);
       }
-      if (mask)
-        vector::MaskedStoreOp::create(sb, loc, buffer, indices, mask, v);
-      else
-        vector::StoreOp::create(sb, loc, v, buffer, indices);
+      Operation *store =
+          mask
+              ? vector::MaskedStoreOp::create(sb, loc, buffer, indices, mask, v)
+                    .getOperation()
+              : vector::StoreOp::create(sb, loc, v, buffer, indices)
+                    .getOperation();
+      if (round)
+        kernel.narrowStores.push_back(store);
     }
   };
   if (!kernel.narrow)
@@ -1051,6 +1058,206 @@ static Value findWidening(Value src, Type elem, Operation *point) {
   return {};
 }
 
+/// `v` followed up through memref.expand_shape and collapse_shape (views
+/// that keep an identity-layout buffer's element order) to the buffer they
+/// reshape.
+static Value reshapeRoot(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// `buffer` (static shape, identity layout) viewed with `like`'s shape:
+/// collapsed to one dimension, then expanded.
+static Value reshapeLike(OpBuilder &b, Location loc, Value buffer,
+                         MemRefType like) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getShape() == like.getShape())
+    return buffer;
+  auto all = [](int64_t rank) {
+    return SmallVector<ReassociationIndices>{
+        llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+  };
+  Value flat = buffer;
+  if (type.getRank() != 1)
+    flat = memref::CollapseShapeOp::create(b, loc, buffer, all(type.getRank()));
+  if (like.getRank() == 1)
+    return flat;
+  return memref::ExpandShapeOp::create(
+      b, loc, MemRefType::get(like.getShape(), type.getElementType()), flat,
+      all(like.getRank()));
+}
+
+/// Ops between the writer of a 16-bit operand and the contraction beyond
+/// which widenInWriter leaves the widening to a pack of its own (the f32
+/// copy would live across them).
+constexpr int64_t kMaxOpsBetweenWriterAndReader = 4;
+
+/// The contraction operand `src` (16-bit, static shape, identity layout, a
+/// reshape of an allocation) widened to `elem` by the op that writes it:
+/// when the last write of `src`'s buffer before `point` is an all-parallel
+/// generic that writes all of it through an identity map (a ReLU, a
+/// residual add, a broadcast, a rounding cast whose f32 source is not an
+/// argument), that generic is rebuilt with one more output, `arith.extf` of
+/// the value it stores, into a new f32 buffer: the pack, made in the same
+/// pass instead of a pass of its own that reads the 16-bit values back
+/// (the same bits: extf of the stored value is what the pack's copy
+/// computes). Requires nothing to write the buffer between the generic and
+/// `point`, and at most kMaxOpsBetweenWriterAndReader ops with memory
+/// effects between them. Null otherwise; the caller frees the result's
+/// buffer (reshapeRoot).
+static Value widenInWriter(Value src, Type elem, Operation *point,
+                           const llvm::SetVector<Operation *> &castsFolded,
+                           llvm::SetVector<Operation *> &rebuiltWriters) {
+  auto srcType = cast<MemRefType>(src.getType());
+  Value root = reshapeRoot(src);
+  auto rootType = cast<MemRefType>(root.getType());
+  if (!srcType.hasStaticShape() || !srcType.getLayout().isIdentity() ||
+      !root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
+      !rootType.getLayout().isIdentity() ||
+      !isa<FloatType>(rootType.getElementType()) ||
+      rootType.getElementTypeBitWidth() >= elem.getIntOrFloatBitWidth())
+    return {};
+  // The last write of the buffer before `point`.
+  Block *block = point->getBlock();
+  Operation *last = nullptr;
+  bool unknown = anyUseThroughViews(root, [&](OpOperand &use) {
+    UseKind kind = classifyUse(use);
+    if (kind == UseKind::Other)
+      return true;
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    if (!at)
+      return true;
+    if (kind == UseKind::Write && at->isBeforeInBlock(point) &&
+        (!last || last->isBeforeInBlock(at)))
+      last = at;
+    return false;
+  });
+  auto writer = dyn_cast_or_null<linalg::GenericOp>(last);
+  if (unknown || !writer || castsFolded.contains(writer) ||
+      writer.getNumReductionLoops() ||
+      !isUnchangedBetween(root, writer->getNextNode(), point))
+    return {};
+  int64_t between = 0;
+  for (Operation *op = writer->getNextNode(); op != point;
+       op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<ViewLikeOpInterface>(op) &&
+        !isa<memref::AllocOp, memref::DeallocOp>(op) &&
+        ++between > kMaxOpsBetweenWriterAndReader)
+      return {};
+  // The one init that is (a reshape of) the buffer, written whole.
+  std::optional<unsigned> which;
+  for (OpOperand &init : writer.getDpsInitsMutable()) {
+    if (reshapeRoot(init.get()) != root)
+      continue;
+    auto initType = cast<MemRefType>(init.get().getType());
+    if (which || !writer.getMatchingIndexingMap(&init).isIdentity() ||
+        !initType.hasStaticShape() || !initType.getLayout().isIdentity() ||
+        initType.getNumElements() != rootType.getNumElements())
+      return {};
+    which = init.getOperandNumber() - writer.getNumDpsInputs();
+  }
+  if (!which)
+    return {};
+  Location loc = writer.getLoc();
+  OpBuilder b(writer);
+  auto initType = cast<MemRefType>(writer.getDpsInits()[*which].getType());
+  Value packed = memref::AllocOp::create(
+      b, loc, MemRefType::get(initType.getShape(), elem), ValueRange{},
+      b.getI64IntegerAttr(64));
+  SmallVector<Value> inits(writer.getDpsInits());
+  inits.push_back(packed);
+  SmallVector<AffineMap> maps = writer.getIndexingMapsArray();
+  maps.push_back(maps[writer.getNumDpsInputs() + *which]);
+  auto rebuilt =
+      linalg::GenericOp::create(b, loc, TypeRange{}, writer.getDpsInputs(),
+                                inits, maps, writer.getIteratorTypesArray());
+  rebuilt.getRegion().takeBody(writer.getRegion());
+  Block *body = rebuilt.getBody();
+  body->addArgument(elem, loc);
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  OpBuilder yb(yield);
+  SmallVector<Value> values(yield.getValues());
+  values.push_back(arith::ExtFOp::create(yb, loc, elem, values[*which]));
+  yield->setOperands(values);
+  rebuiltWriters.remove(writer);
+  rebuiltWriters.insert(rebuilt);
+  writer.erase();
+  b.setInsertionPointAfter(rebuilt);
+  return reshapeLike(b, loc, packed, cast<MemRefType>(srcType.clone(elem)));
+}
+
+/// Erases the allocation `root`, the views derived from it and the other
+/// ops that use them (its free; the callers have checked that nothing else
+/// does), users before what they use.
+static void eraseWithViews(Value root) {
+  llvm::SetVector<Operation *> users;
+  SmallVector<Value> worklist{root};
+  while (!worklist.empty())
+    for (Operation *user : worklist.pop_back_val().getUsers()) {
+      if (!users.insert(user))
+        continue;
+      if (isa<ViewLikeOpInterface>(user))
+        worklist.push_back(user->getResult(0));
+    }
+  for (Operation *user : llvm::reverse(users))
+    user->erase();
+  root.getDefiningOp()->erase();
+}
+
+/// Removes the outputs of `g` (an all-parallel generic, widenInWriter's)
+/// whose allocation nothing but `g` and its free use, directly or through
+/// views: `g` is rebuilt without them, and the allocation, its views and
+/// its free go.
+static void dropUnreadOutputs(linalg::GenericOp g) {
+  SmallVector<unsigned> dead; // init positions
+  for (OpOperand &init : g.getDpsInitsMutable()) {
+    Value root = reshapeRoot(init.get());
+    if (!root.getDefiningOp<memref::AllocOp>() ||
+        !g.getMatchingBlockArgument(&init).use_empty() ||
+        anyUseThroughViews(root, [&](OpOperand &use) {
+          return use.getOwner() != g.getOperation() &&
+                 !isa<memref::DeallocOp>(use.getOwner());
+        }))
+      continue;
+    dead.push_back(init.getOperandNumber() - g.getNumDpsInputs());
+  }
+  if (dead.empty() || static_cast<int64_t>(dead.size()) == g.getNumDpsInits())
+    return;
+  SmallVector<Value> inits;
+  llvm::SetVector<Value> roots;
+  SmallVector<AffineMap> maps(g.getIndexingMapsArray());
+  unsigned numInputs = g.getNumDpsInputs();
+  for (unsigned i = 0, e = g.getNumDpsInits(); i < e; ++i) {
+    if (llvm::is_contained(dead, i))
+      roots.insert(reshapeRoot(g.getDpsInits()[i]));
+    else
+      inits.push_back(g.getDpsInits()[i]);
+  }
+  for (unsigned i : llvm::reverse(dead))
+    maps.erase(maps.begin() + numInputs + i);
+  OpBuilder b(g);
+  auto rebuilt =
+      linalg::GenericOp::create(b, g.getLoc(), TypeRange{}, g.getDpsInputs(),
+                                inits, maps, g.getIteratorTypesArray());
+  rebuilt.getRegion().takeBody(g.getRegion());
+  Block *body = rebuilt.getBody();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  SmallVector<Value> values;
+  for (auto [i, v] : llvm::enumerate(yield.getValues()))
+    if (!llvm::is_contained(dead, i))
+      values.push_back(v);
+  yield->setOperands(values);
+  for (unsigned i : llvm::reverse(dead))
+    body->eraseArgument(numInputs + i);
+  g.erase();
+  for (Value root : roots)
+    eraseWithViews(root);
+}
+
 namespace {
 /// The packed copies made so far in one function. A contraction that
 /// would pack the same buffer the same way (layout, element type,
@@ -1068,8 +1275,145 @@ struct PackCache {
     memref::DeallocOp dealloc;
   };
   llvm::DenseMap<Key, Entry> packs;
+  /// The kernels' rounding stores (Kernel::narrowStores) per buffer they
+  /// round into (its allocation, reshapeRoot), for widenInKernel.
+  llvm::DenseMap<Value, SmallVector<Operation *>> narrowed;
 };
 } // namespace
+
+/// Erases `stores` (a kernel's rounding stores, Kernel::narrowStores)
+/// and the allocation `root` they store into, with its views and free,
+/// when nothing else uses it.
+static void dropUnreadRoundedStores(Value root, ArrayRef<Operation *> stores) {
+  llvm::SmallPtrSet<Operation *, 16> storeSet(stores.begin(), stores.end());
+  if (!root.getDefiningOp<memref::AllocOp>() ||
+      anyUseThroughViews(root, [&](OpOperand &use) {
+        return !storeSet.contains(use.getOwner()) &&
+               !isa<memref::DeallocOp>(use.getOwner());
+      }))
+    return;
+  for (Operation *store : stores)
+    store->erase();
+  eraseWithViews(root);
+}
+
+/// The contraction operand `src` (16-bit, static shape, identity layout, a
+/// reshape of an allocation) widened to `elem` by the micro-kernel that
+/// wrote it: when the last write of `src`'s buffer before `point` is a
+/// kernel of this pass that rounded its accumulators into it
+/// (`narrowStores`, a contraction whose f16/bf16 result another
+/// contraction reads, as the attention's input projections read the
+/// previous layer's), each of those stores is followed by a store of the
+/// rounded value widened (`arith.extf`) into a new f32 buffer of the same
+/// shape, through the same views: the pack, made by the kernel instead of
+/// a pass that reads the 16-bit values back (the same bits). Requires
+/// nothing to write the buffer between the kernel and `point`, and at most
+/// kMaxOpsBetweenWriterAndReader ops with memory effects between them. Null
+/// otherwise; the caller frees the result's buffer (reshapeRoot).
+static Value widenInKernel(Value src, Type elem, Operation *point,
+                           ArrayRef<Operation *> narrowStores) {
+  auto srcType = cast<MemRefType>(src.getType());
+  Value root = reshapeRoot(src);
+  auto rootType = cast<MemRefType>(root.getType());
+  if (narrowStores.empty() || !srcType.hasStaticShape() ||
+      !srcType.getLayout().isIdentity() ||
+      !root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
+      !rootType.getLayout().isIdentity() ||
+      !isa<FloatType>(rootType.getElementType()) ||
+      rootType.getElementTypeBitWidth() >= elem.getIntOrFloatBitWidth())
+    return {};
+  Block *block = point->getBlock();
+  Operation *kernel = block->findAncestorOpInBlock(*narrowStores.front());
+  if (!kernel || !kernel->isBeforeInBlock(point) ||
+      !llvm::all_of(narrowStores, [&](Operation *store) {
+        return block->findAncestorOpInBlock(*store) == kernel;
+      }))
+    return {};
+  // Every write of the buffer before `point` is inside the kernel, and
+  // nothing after it writes the buffer before `point`.
+  bool otherWrite = anyUseThroughViews(root, [&](OpOperand &use) {
+    UseKind kind = classifyUse(use);
+    if (kind == UseKind::Other)
+      return true;
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    if (!at)
+      return true;
+    return kind == UseKind::Write && at != kernel && at->isBeforeInBlock(point);
+  });
+  if (otherWrite || !isUnchangedBetween(root, kernel->getNextNode(), point))
+    return {};
+  int64_t between = 0;
+  for (Operation *op = kernel->getNextNode(); op != point;
+       op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<ViewLikeOpInterface>(op) &&
+        !isa<memref::AllocOp, memref::DeallocOp>(op) &&
+        ++between > kMaxOpsBetweenWriterAndReader)
+      return {};
+  // The views from the buffer to each store's memref: all of them
+  // reshapes or subviews, replayed on the f32 buffer.
+  SmallVector<Operation *> views;
+  for (Operation *store : narrowStores) {
+    Value m;
+    if (auto st = dyn_cast<vector::StoreOp>(store))
+      m = st.getBase();
+    else
+      m = cast<vector::MaskedStoreOp>(store).getBase();
+    while (m != root) {
+      Operation *def = m.getDefiningOp();
+      if (!isa_and_nonnull<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                           memref::SubViewOp>(def))
+        return {};
+      views.push_back(def);
+      m = def->getOperand(0);
+    }
+  }
+  // The f32 buffer, before the first of those views and the kernel.
+  Operation *first = kernel;
+  for (Operation *view : views)
+    if (Operation *at = block->findAncestorOpInBlock(*view);
+        at && at->isBeforeInBlock(first))
+      first = at;
+  OpBuilder b(first);
+  Location loc = kernel->getLoc();
+  Value wide = memref::AllocOp::create(
+      b, loc, MemRefType::get(rootType.getShape(), elem), ValueRange{},
+      b.getI64IntegerAttr(64));
+  llvm::DenseMap<Value, Value> mapped{{root, wide}};
+  std::function<Value(Value)> mapView = [&](Value m) -> Value {
+    if (Value known = mapped.lookup(m))
+      return known;
+    Operation *def = m.getDefiningOp();
+    Value source = mapView(def->getOperand(0));
+    OpBuilder vb(def->getContext());
+    vb.setInsertionPointAfter(def);
+    Operation *clone = vb.clone(*def);
+    clone->setOperand(0, source);
+    auto type = cast<MemRefType>(m.getType());
+    clone->getResult(0).setType(MemRefType::get(
+        type.getShape(), elem, type.getLayout(), type.getMemorySpace()));
+    return mapped[m] = clone->getResult(0);
+  };
+  for (Operation *store : narrowStores) {
+    OpBuilder sb(store->getContext());
+    sb.setInsertionPointAfter(store);
+    if (auto st = dyn_cast<vector::StoreOp>(store)) {
+      Value v = st.getValueToStore();
+      Value w = arith::ExtFOp::create(
+          sb, loc, cast<VectorType>(v.getType()).clone(elem), v);
+      vector::StoreOp::create(sb, loc, w, mapView(st.getBase()),
+                              st.getIndices());
+    } else {
+      auto ms = cast<vector::MaskedStoreOp>(store);
+      Value v = ms.getValueToStore();
+      Value w = arith::ExtFOp::create(
+          sb, loc, cast<VectorType>(v.getType()).clone(elem), v);
+      vector::MaskedStoreOp::create(sb, loc, mapView(ms.getBase()),
+                                    ms.getIndices(), ms.getMask(), w);
+    }
+  }
+  OpBuilder pb(point);
+  return reshapeLike(pb, loc, wide, cast<MemRefType>(srcType.clone(elem)));
+}
 
 /// What the AVX512_BF16 kernel reads for one operand: the buffer it packs
 /// and whether the pack rounds it (a bf16 cast of an f32 argument,
@@ -1093,7 +1437,8 @@ static std::optional<DotSource> findDotSource(Value operand) {
 /// Replaces `match.op` by its micro-kernels (see the pass description).
 static void rewrite(BufferContraction match, const KernelShapes &shapes,
                     llvm::SetVector<Operation *> &castsFolded, PackCache &cache,
-                    llvm::SetVector<Value> &maybeDead) {
+                    llvm::SetVector<Value> &maybeDead,
+                    llvm::SetVector<Operation *> &rebuiltWriters) {
   OpBuilder b(match.op);
   Location loc = match.op.getLoc();
   auto cType = cast<MemRefType>(match.c.getType());
@@ -1151,11 +1496,19 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
                         Type roundTo) -> Value {
     PackCache::Key key{block, src, kMajor, accElem, roundTo};
     return lookupOrPack(key, src, [&](bool &fresh) {
-      if (kMajor && !roundTo)
+      if (kMajor && !roundTo) {
         if (Value widened = findWidening(src, accElem, match.op)) {
           fresh = false; // another op's buffer
           return widened;
         }
+        if (Value widened = widenInWriter(src, accElem, match.op, castsFolded,
+                                          rebuiltWriters))
+          return widened;
+        if (auto it = cache.narrowed.find(reshapeRoot(src));
+            it != cache.narrowed.end())
+          if (Value widened = widenInKernel(src, accElem, match.op, it->second))
+            return widened;
+      }
       return pack(b, loc, src, kMajor, kSize, xSize, accElem, roundTo);
     });
   };
@@ -1348,8 +1701,11 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
           scf::YieldOp::create(b, loc);
         });
   }
+  if (narrowing.castOp && !kernel.narrowStores.empty())
+    cache.narrowed[narrowing.out] = kernel.narrowStores;
   for (auto &[packed, key] : made)
-    cache.packs[key] = {packed, memref::DeallocOp::create(b, loc, packed)};
+    cache.packs[key] = {packed,
+                        memref::DeallocOp::create(b, loc, reshapeRoot(packed))};
   for (memref::DeallocOp dealloc : reused)
     dealloc->moveBefore(match.op);
   match.op.erase();
@@ -1435,9 +1791,15 @@ struct CPUTileContractionsPass
     llvm::SetVector<Operation *> castsFolded;
     PackCache cache;
     llvm::SetVector<Value> maybeDead;
+    llvm::SetVector<Operation *> rebuiltWriters;
     for (const BufferContraction &match : matches)
-      rewrite(match, shapes, castsFolded, cache, maybeDead);
+      rewrite(match, shapes, castsFolded, cache, maybeDead, rebuiltWriters);
     cache.packs.clear();
+    // A kernel's rounded output that only its widened twin was read for
+    // (widenInKernel) is no longer stored.
+    for (auto &[root, stores] : cache.narrowed)
+      dropUnreadRoundedStores(root, stores);
+    cache.narrowed.clear();
     // Views of C that only a narrowing cast read (findNarrowing), then
     // buffers now only filled and freed: a buffer of zeros whose copies
     // into C all went (findConstantInit), a C that the kernel no longer
@@ -1486,6 +1848,11 @@ struct CPUTileContractionsPass
           }))
         castOp->erase();
     }
+    // A writer's 16-bit output that only its new f32 output was read
+    // through (the forward's ReLU output, which the backward recomputes;
+    // the input batch's cast) is no longer written.
+    for (Operation *writer : rebuiltWriters)
+      dropUnreadOutputs(cast<linalg::GenericOp>(writer));
   }
 };
 } // namespace
