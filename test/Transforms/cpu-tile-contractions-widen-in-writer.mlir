@@ -9,6 +9,8 @@
 // projections of one activation) share one pack.
 //
 // RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions | FileCheck %s
+// RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions=writer-distance=5 \
+// RUN: | FileCheck %s --check-prefix=FAR
 //
 // Executed, f16 and bf16: the tiled step prints the values of the plain
 // lowering (the generics' loops).
@@ -162,9 +164,17 @@ func.func @add_kept(%x: memref<13x8xf16>, %r: memref<13x8xf16>, %w: memref<8x16x
 #c = affine_map<(i, j, k) -> (i, j)>
 #id2 = affine_map<(i, j) -> (i, j)>
 
-// Not fused: the writer is more than four ops with memory effects before
-// the contraction (the f32 copy would live across them), or %h is written
-// again in between (here a fill of it): the contraction packs %h itself.
+// Not fused: ops with memory effects lie between the writer and the
+// contraction (five fills; the f32 copy would live across them; with
+// writer-distance=5 it is fused), or %h is written again in between (here
+// a fill of it, at any distance): the contraction packs %h itself.
+// FAR-LABEL: func.func @far_writer
+// FAR:      %[[P:.*]] = memref.alloc() {alignment = 64 : i64} : memref<13x8xf32>
+// FAR-NEXT: linalg.generic {{.*}} outs(%[[P]] : memref<13x8xf32>)
+// FAR-NOT:  ins(%{{.*}} : memref<13x8xf16>)
+// FAR-LABEL: func.func @written_between
+// FAR:      linalg.fill {{.*}} outs(%[[H:.*]] : memref<13x8xf16>)
+// FAR:      linalg.generic {{.*}} ins(%[[H]] : memref<13x8xf16>) outs(%{{.*}} : memref<13x8xf32>)
 // CHECK-LABEL: func.func @far_writer
 // CHECK:      %[[H:.*]] = memref.alloc() {alignment = 64 : i64} : memref<13x8xf16>
 // CHECK-NEXT: linalg.generic {{.*}} outs(%[[H]] : memref<13x8xf16>)

@@ -278,20 +278,16 @@ func.func @negative_batched(%a: memref<2x8x8xf32>, %b: memref<2x8x16xf32>, %cm: 
 // Autocast's f16 cast of a parameter that is never written (%w) is done by
 // the pack, from the f32 argument (rounded to f16, then widened: the same
 // values), and the cast, which nothing else reads, goes. The cast of %x
-// is not folded so (%x is also written: it is an init of the fill); it
-// writes the pack itself instead (widenInWriter), and its f16 output,
-// which nothing else reads, goes.
+// stays: %x is also written (it is an init of the fill); and with the
+// cast of %w between it and the contraction it does not write the pack
+// itself either (writer-distance=0; the widen-in-writer test).
 // CHECK-LABEL: func.func @cast_into_pack
 // CHECK-SAME: (%[[X:.*]]: memref<12x9xf32>, %[[W:.*]]: memref<9x40xf32>, %[[C:.*]]: memref<12x40xf32>)
 // CHECK:     linalg.fill {{.*}} outs(%[[X]]
-// CHECK-NOT: outs({{.*}} : memref<12x9xf16>)
-// CHECK:     %[[XP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<12x9xf32>
-// CHECK-NEXT: linalg.generic {{.*}} ins(%[[X]] : memref<12x9xf32>) outs(%[[XP]] : memref<12x9xf32>)
-// CHECK-NEXT: ^bb0
-// CHECK-NEXT:   %[[RX:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK-NEXT:   arith.extf %[[RX]] : f16 to f32
+// CHECK:     %[[XH:.*]] = memref.alloc() : memref<12x9xf16>
+// CHECK:     linalg.generic {{.*}} ins(%[[X]] : memref<12x9xf32>) outs(%[[XH]] : memref<12x9xf16>)
 // CHECK-NOT: outs({{.*}} : memref<9x40xf16>)
-// CHECK-NOT: outs({{.*}} : memref<12x9xf16>)
+// CHECK:     linalg.generic {{.*}} ins(%[[XH]] : memref<12x9xf16>) outs(%{{.*}} : memref<12x9xf32>)
 // CHECK:     %[[WP:.*]] = memref.alloc() {alignment = 64 : i64} : memref<9x40xf32>
 // CHECK:     linalg.generic {{.*}} ins(%[[W]] : memref<9x40xf32>) outs(%[[WP]] : memref<9x40xf32>)
 // CHECK-NEXT: ^bb0

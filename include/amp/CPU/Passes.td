@@ -308,23 +308,27 @@ def CPUTileContractions
       The values read are the same, so no bit changes.
     - A 16-bit A operand is widened by the op that writes it, when that is
       the last write of its buffer (an allocation, read through reshapes)
-      before the contraction, nothing writes the buffer in between and at
-      most four ops with memory effects lie between them (the f32 copy
-      lives across them): an all-parallel generic that writes all of the
-      buffer through an identity map (a ReLU, a residual add, a
-      broadcast, a rounding cast of a buffer that is not an argument) is
-      rebuilt with one more output, `arith.extf` of the value it stores
-      (widenInWriter), and a kernel of this pass that rounded its
-      accumulators into the buffer (a contraction whose f16/bf16 result
-      the next contraction reads) stores each rounded vector widened into
-      an f32 buffer too, through the same views (widenInKernel). The pack
+      before the contraction and nothing writes the buffer in between: an
+      all-parallel generic that writes all of the buffer through an
+      identity map (a ReLU, a residual add, a broadcast, a rounding cast
+      of a buffer that is not an argument), with at most `writer-distance`
+      ops with memory effects between it and the contraction (default 0:
+      the generic is the op before it), is rebuilt with one more output,
+      `arith.extf` of the value it stores (widenInWriter); a kernel of
+      this pass that rounded its accumulators into the buffer (a
+      contraction whose f16/bf16 result the next contraction reads), at
+      most three such ops before, stores each rounded vector widened into
+      an f32 buffer too, through the same views (widenInKernel). A shared
+      pack is reused only as far (three ops from its last reader). The
+      f32 copy lives from its writer to its reader: the arena peak of the
+      examples/pytorch transformer's bf16 step rose from 2.56 to 3.01 MB
+      with four ops for both, and is 2.58 MB (f32: 3.45 MB) with these
+      limits. The pack
       is then made in the same pass over memory as the 16-bit values,
       instead of a pass of its own that reads them back; a 16-bit output
       that nothing else reads then goes (the generic's output, the
       kernel's rounded stores). `extf` of the stored
-      value is what the copy computed, so no bit changes. On the
-      transformer block's 16-bit steps (examples/fashion-mnist) this
-      leaves one of the nine widening passes over a 1792 x 32 activation.
+      value is what the copy computed, so no bit changes.
     - C's initial value: when every element of C holds one value as the
       contraction starts, because a `linalg.fill` of C or a `memref.copy`
       into C from a filled buffer put it there, the first depth slice
@@ -409,6 +413,12 @@ def CPUTileContractions
     Option<"dotTileCols", "dot-tile-cols", "int64_t", "32",
            "bf16-dot kernel: columns of C per micro-tile, a multiple of 16 "
            "(16 to 128)">,
+    Option<"writerDistance", "writer-distance", "int64_t", "0",
+           "A 16-bit A operand's f32 copy is made by the element-wise "
+           "generic that writes the operand when at most this many ops with "
+           "memory effects lie between the generic and the contraction "
+           "(-1: never); more trades memory for speed (the copy lives "
+           "across them)">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::linalg::LinalgDialect",

@@ -96,6 +96,8 @@ struct KernelShape {
 struct KernelShapes {
   KernelShape fma;
   std::optional<KernelShape> dot;
+  /// The pass's `writer-distance` (widenInWriter).
+  int64_t writerDistance = 0;
 };
 } // namespace
 
@@ -1091,10 +1093,29 @@ static Value reshapeLike(OpBuilder &b, Location loc, Value buffer,
       all(like.getRank()));
 }
 
-/// Ops between the writer of a 16-bit operand and the contraction beyond
-/// which widenInWriter leaves the widening to a pack of its own (the f32
-/// copy would live across them).
-constexpr int64_t kMaxOpsBetweenWriterAndReader = 4;
+/// Ops with memory effects between a kernel that writes a 16-bit operand
+/// and the contraction that reads it, or between a shared pack's last
+/// reader and its next one, beyond which the contraction makes a pack of
+/// its own: the f32 copy would live across them, and the arena's peak
+/// grows (see the pass description; widenInWriter's limit is the pass's
+/// `writer-distance`).
+constexpr int64_t kMaxOpsBetweenWriterAndReader = 3;
+
+/// Whether more than `limit` ops with memory effects (views, allocations
+/// and frees aside) lie strictly between `from` and `to` (ops of one
+/// block, `from` first); always with a negative `limit`.
+static bool tooFarApart(Operation *from, Operation *to,
+                        int64_t limit = kMaxOpsBetweenWriterAndReader) {
+  if (limit < 0)
+    return true;
+  int64_t between = 0;
+  for (Operation *op = from->getNextNode(); op && op != to;
+       op = op->getNextNode())
+    if (!isMemoryEffectFree(op) && !isa<ViewLikeOpInterface>(op) &&
+        !isa<memref::AllocOp, memref::DeallocOp>(op) && ++between > limit)
+      return true;
+  return false;
+}
 
 /// The contraction operand `src` (16-bit, static shape, identity layout, a
 /// reshape of an allocation) widened to `elem` by the op that writes it:
@@ -1106,10 +1127,11 @@ constexpr int64_t kMaxOpsBetweenWriterAndReader = 4;
 /// pass instead of a pass of its own that reads the 16-bit values back
 /// (the same bits: extf of the stored value is what the pack's copy
 /// computes). Requires nothing to write the buffer between the generic and
-/// `point`, and at most kMaxOpsBetweenWriterAndReader ops with memory
-/// effects between them. Null otherwise; the caller frees the result's
-/// buffer (reshapeRoot).
+/// `point`, and at most `distance` ops with memory effects between them
+/// (tooFarApart). Null otherwise; the caller frees the result's buffer
+/// (reshapeRoot).
 static Value widenInWriter(Value src, Type elem, Operation *point,
+                           int64_t distance,
                            const llvm::SetVector<Operation *> &castsFolded,
                            llvm::SetVector<Operation *> &rebuiltWriters) {
   auto srcType = cast<MemRefType>(src.getType());
@@ -1141,13 +1163,8 @@ static Value widenInWriter(Value src, Type elem, Operation *point,
       writer.getNumReductionLoops() ||
       !isUnchangedBetween(root, writer->getNextNode(), point))
     return {};
-  int64_t between = 0;
-  for (Operation *op = writer->getNextNode(); op != point;
-       op = op->getNextNode())
-    if (!isMemoryEffectFree(op) && !isa<ViewLikeOpInterface>(op) &&
-        !isa<memref::AllocOp, memref::DeallocOp>(op) &&
-        ++between > kMaxOpsBetweenWriterAndReader)
-      return {};
+  if (tooFarApart(writer, point, distance))
+    return {};
   // The one init that is (a reshape of) the buffer, written whole.
   std::optional<unsigned> which;
   for (OpOperand &init : writer.getDpsInitsMutable()) {
@@ -1342,13 +1359,8 @@ static Value widenInKernel(Value src, Type elem, Operation *point,
   });
   if (otherWrite || !isUnchangedBetween(root, kernel->getNextNode(), point))
     return {};
-  int64_t between = 0;
-  for (Operation *op = kernel->getNextNode(); op != point;
-       op = op->getNextNode())
-    if (!isMemoryEffectFree(op) && !isa<ViewLikeOpInterface>(op) &&
-        !isa<memref::AllocOp, memref::DeallocOp>(op) &&
-        ++between > kMaxOpsBetweenWriterAndReader)
-      return {};
+  if (tooFarApart(kernel, point))
+    return {};
   // The views from the buffer to each store's memref: all of them
   // reshapes or subviews, replayed on the f32 buffer.
   SmallVector<Operation *> views;
@@ -1480,7 +1492,8 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
                           llvm::function_ref<Value(bool &fresh)> makePack) {
     if (auto it = cache.packs.find(key);
         it != cache.packs.end() &&
-        isUnchangedBetween(src, it->second.packed.getDefiningOp(), match.op)) {
+        isUnchangedBetween(src, it->second.packed.getDefiningOp(), match.op) &&
+        !tooFarApart(it->second.dealloc, match.op)) {
       reused.push_back(it->second.dealloc);
       return it->second.packed;
     }
@@ -1501,8 +1514,9 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
           fresh = false; // another op's buffer
           return widened;
         }
-        if (Value widened = widenInWriter(src, accElem, match.op, castsFolded,
-                                          rebuiltWriters))
+        if (Value widened =
+                widenInWriter(src, accElem, match.op, shapes.writerDistance,
+                              castsFolded, rebuiltWriters))
           return widened;
         if (auto it = cache.narrowed.find(reshapeRoot(src));
             it != cache.narrowed.end())
@@ -1779,7 +1793,8 @@ struct CPUTileContractionsPass
                          static_cast<int64_t>(llvm::alignTo(blockCols, cols)),
                          minParallelWork};
     };
-    KernelShapes shapes{shapeOf(tileRows, tileCols, tileDepth), std::nullopt};
+    KernelShapes shapes{shapeOf(tileRows, tileCols, tileDepth), std::nullopt,
+                        writerDistance};
     if (bf16Dot) // KC in pairs of k
       shapes.dot = shapeOf(dotTileRows, dotTileCols, (tileDepth + 1) / 2);
     SmallVector<BufferContraction> matches;
