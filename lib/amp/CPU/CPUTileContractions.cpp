@@ -1117,6 +1117,43 @@ static bool tooFarApart(Operation *from, Operation *to,
   return false;
 }
 
+/// The allocation that `src` (a contraction operand to be widened to
+/// `elem`) reshapes, when both have static shapes and identity layouts and
+/// its elements are floats narrower than `elem`; null otherwise.
+static Value narrowAllocationOf(Value src, Type elem) {
+  auto srcType = cast<MemRefType>(src.getType());
+  Value root = reshapeRoot(src);
+  auto rootType = cast<MemRefType>(root.getType());
+  if (!srcType.hasStaticShape() || !srcType.getLayout().isIdentity() ||
+      !root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
+      !rootType.getLayout().isIdentity() ||
+      !isa<FloatType>(rootType.getElementType()) ||
+      rootType.getElementTypeBitWidth() >= elem.getIntOrFloatBitWidth())
+    return {};
+  return root;
+}
+
+/// The op of `point`'s block that writes `buffer` (directly or through
+/// views) last before `point`; null if none, or if a use of the buffer is
+/// not one classifyUse sees through or lies outside the block.
+static Operation *lastWriterBefore(Value buffer, Operation *point) {
+  Block *block = point->getBlock();
+  Operation *last = nullptr;
+  bool unknown = anyUseThroughViews(buffer, [&](OpOperand &use) {
+    UseKind kind = classifyUse(use);
+    if (kind == UseKind::Other)
+      return true;
+    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
+    if (!at)
+      return true;
+    if (kind == UseKind::Write && at->isBeforeInBlock(point) &&
+        (!last || last->isBeforeInBlock(at)))
+      last = at;
+    return false;
+  });
+  return unknown ? nullptr : last;
+}
+
 /// The contraction operand `src` (16-bit, static shape, identity layout, a
 /// reshape of an allocation) widened to `elem` by the op that writes it:
 /// when the last write of `src`'s buffer before `point` is an all-parallel
@@ -1135,31 +1172,13 @@ static Value widenInWriter(Value src, Type elem, Operation *point,
                            const llvm::SetVector<Operation *> &castsFolded,
                            llvm::SetVector<Operation *> &rebuiltWriters) {
   auto srcType = cast<MemRefType>(src.getType());
-  Value root = reshapeRoot(src);
-  auto rootType = cast<MemRefType>(root.getType());
-  if (!srcType.hasStaticShape() || !srcType.getLayout().isIdentity() ||
-      !root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
-      !rootType.getLayout().isIdentity() ||
-      !isa<FloatType>(rootType.getElementType()) ||
-      rootType.getElementTypeBitWidth() >= elem.getIntOrFloatBitWidth())
+  Value root = narrowAllocationOf(src, elem);
+  if (!root)
     return {};
-  // The last write of the buffer before `point`.
-  Block *block = point->getBlock();
-  Operation *last = nullptr;
-  bool unknown = anyUseThroughViews(root, [&](OpOperand &use) {
-    UseKind kind = classifyUse(use);
-    if (kind == UseKind::Other)
-      return true;
-    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
-    if (!at)
-      return true;
-    if (kind == UseKind::Write && at->isBeforeInBlock(point) &&
-        (!last || last->isBeforeInBlock(at)))
-      last = at;
-    return false;
-  });
-  auto writer = dyn_cast_or_null<linalg::GenericOp>(last);
-  if (unknown || !writer || castsFolded.contains(writer) ||
+  auto rootType = cast<MemRefType>(root.getType());
+  auto writer =
+      dyn_cast_or_null<linalg::GenericOp>(lastWriterBefore(root, point));
+  if (!writer || castsFolded.contains(writer) ||
       writer.getNumReductionLoops() ||
       !isUnchangedBetween(root, writer->getNextNode(), point))
     return {};
@@ -1192,6 +1211,7 @@ static Value widenInWriter(Value src, Type elem, Operation *point,
   auto rebuilt =
       linalg::GenericOp::create(b, loc, TypeRange{}, writer.getDpsInputs(),
                                 inits, maps, writer.getIteratorTypesArray());
+  rebuilt->setDiscardableAttrs(writer->getDiscardableAttrDictionary());
   rebuilt.getRegion().takeBody(writer.getRegion());
   Block *body = rebuilt.getBody();
   body->addArgument(elem, loc);
@@ -1260,6 +1280,7 @@ static void dropUnreadOutputs(linalg::GenericOp g) {
   auto rebuilt =
       linalg::GenericOp::create(b, g.getLoc(), TypeRange{}, g.getDpsInputs(),
                                 inits, maps, g.getIteratorTypesArray());
+  rebuilt->setDiscardableAttrs(g->getDiscardableAttrDictionary());
   rebuilt.getRegion().takeBody(g.getRegion());
   Block *body = rebuilt.getBody();
   auto yield = cast<linalg::YieldOp>(body->getTerminator());
@@ -1330,15 +1351,10 @@ static void dropUnreadRoundedStores(Value root, ArrayRef<Operation *> stores) {
 static Value widenInKernel(Value src, Type elem, Operation *point,
                            ArrayRef<Operation *> narrowStores) {
   auto srcType = cast<MemRefType>(src.getType());
-  Value root = reshapeRoot(src);
-  auto rootType = cast<MemRefType>(root.getType());
-  if (narrowStores.empty() || !srcType.hasStaticShape() ||
-      !srcType.getLayout().isIdentity() ||
-      !root.getDefiningOp<memref::AllocOp>() || !rootType.hasStaticShape() ||
-      !rootType.getLayout().isIdentity() ||
-      !isa<FloatType>(rootType.getElementType()) ||
-      rootType.getElementTypeBitWidth() >= elem.getIntOrFloatBitWidth())
+  Value root = narrowAllocationOf(src, elem);
+  if (!root || narrowStores.empty())
     return {};
+  auto rootType = cast<MemRefType>(root.getType());
   Block *block = point->getBlock();
   Operation *kernel = block->findAncestorOpInBlock(*narrowStores.front());
   if (!kernel || !kernel->isBeforeInBlock(point) ||
@@ -1346,18 +1362,10 @@ static Value widenInKernel(Value src, Type elem, Operation *point,
         return block->findAncestorOpInBlock(*store) == kernel;
       }))
     return {};
-  // Every write of the buffer before `point` is inside the kernel, and
-  // nothing after it writes the buffer before `point`.
-  bool otherWrite = anyUseThroughViews(root, [&](OpOperand &use) {
-    UseKind kind = classifyUse(use);
-    if (kind == UseKind::Other)
-      return true;
-    Operation *at = block->findAncestorOpInBlock(*use.getOwner());
-    if (!at)
-      return true;
-    return kind == UseKind::Write && at != kernel && at->isBeforeInBlock(point);
-  });
-  if (otherWrite || !isUnchangedBetween(root, kernel->getNextNode(), point))
+  // The kernel, which writes all of the buffer, is its last writer before
+  // `point`.
+  if (lastWriterBefore(root, point) != kernel ||
+      !isUnchangedBetween(root, kernel->getNextNode(), point))
     return {};
   if (tooFarApart(kernel, point))
     return {};
