@@ -11,6 +11,8 @@
 // RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions | FileCheck %s
 // RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions=writer-distance=5 \
 // RUN: | FileCheck %s --check-prefix=FAR
+// RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions=writer-distance=-1 \
+// RUN: | FileCheck %s --check-prefix=NEVER
 //
 // Executed, f16 and bf16: the tiled step prints the values of the plain
 // lowering (the generics' loops).
@@ -57,6 +59,14 @@
 // %h, read through one expand_shape by two contractions: the ReLU also
 // writes the f32 pack, both kernels read it, and %h, read by nothing
 // else, goes.
+// With writer-distance=-1 the ReLU writes %h only, and one pack (shared
+// by both contractions) widens it.
+// NEVER-LABEL: func.func @relu_then_two_contractions
+// NEVER:      %[[H:.*]] = memref.alloc() {alignment = 64 : i64} : memref<104xf16>
+// NEVER-NEXT: linalg.generic {{.*}} outs(%[[H]] : memref<104xf16>)
+// NEVER:      linalg.generic {{.*}} ins(%{{.*}} : memref<13x8xf16>) outs(%{{.*}} : memref<13x8xf32>)
+// NEVER-NOT:  ins(%{{.*}} : memref<13x8xf16>) outs(%{{.*}} : memref<13x8xf32>)
+// NEVER:      return
 // CHECK-LABEL: func.func @relu_then_two_contractions
 // CHECK-SAME: (%[[X:.*]]: memref<104xf16>,
 // CHECK-NOT:  memref<104xf16>

@@ -23,6 +23,11 @@ namespace mlir::amp {
 bool anyUseThroughViews(Value buffer,
                         llvm::function_ref<bool(OpOperand &)> pred);
 
+/// The buffer `v` is a view of, followed through every ViewLikeOpInterface
+/// op (subview, reshapes, memref.view, reinterpret_cast, ...), or `v`
+/// itself.
+Value viewRoot(Value v);
+
 /// Whether the memrefs `a` and `b` may share bytes. They are apart when
 /// their buffers (followed through view ops) are distinct allocations, an
 /// allocation and an argument or global, two arguments of the function

@@ -30,6 +30,12 @@ bool mlir::amp::anyUseThroughViews(Value buffer,
   return false;
 }
 
+Value mlir::amp::viewRoot(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
 /// The memory a memref value can reach: within the buffer `root`, bytes
 /// [start, end) when `known` (the root itself: all of it).
 namespace {

@@ -1,6 +1,7 @@
 //===- Contraction.cpp - matmul-shaped linalg.generic on buffers ----------===//
 
 #include "amp/Analysis/Contraction.h"
+#include "amp/Analysis/BufferUses.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -9,14 +10,6 @@
 
 using namespace mlir;
 using namespace mlir::amp;
-
-/// The buffer `v` is a view of (through view-like ops such as memref.view,
-/// memref.subview, memref.reinterpret_cast), or `v` itself.
-static Value rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
 
 bool mlir::amp::isIndexMask(Value v, Block *body) {
   if (isa<BlockArgument>(v))
@@ -174,7 +167,7 @@ mlir::amp::matchBufferContraction(linalg::GenericOp op) {
   // A kernel that keeps C in registers across k must not see C's stores
   // through A or B (bufferization never makes them share memory; a
   // memref.view of one byte buffer as two types could).
-  if (rootBuffer(c.c) == rootBuffer(c.a) || rootBuffer(c.c) == rootBuffer(c.b))
+  if (viewRoot(c.c) == viewRoot(c.a) || viewRoot(c.c) == viewRoot(c.b))
     return std::nullopt;
   return c;
 }

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "amp/Analysis/BufferUses.h"
 #include "amp/CPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -33,12 +34,6 @@ static int64_t estimatedWork(linalg::LinalgOp op) {
   for (int64_t e : op.getStaticLoopRanges())
     work *= ShapedType::isDynamic(e) ? kAssumedDynamicExtent : e;
   return work;
-}
-
-static Value rootBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
 }
 
 /// Whether init `init` of `op` is an or-flag: a 0-d integer output whose
@@ -138,7 +133,7 @@ static linalg::GenericOp privatizeOrFlags(RewriterBase &rewriter,
 static bool hasCrossChunkAliasing(linalg::LinalgOp op) {
   for (OpOperand &init : op.getDpsInitsMutable())
     for (OpOperand *input : op.getDpsInputOperands())
-      if (rootBuffer(init.get()) == rootBuffer(input->get()) &&
+      if (viewRoot(init.get()) == viewRoot(input->get()) &&
           op.getMatchingIndexingMap(&init) != op.getMatchingIndexingMap(input))
         return true;
   return false;

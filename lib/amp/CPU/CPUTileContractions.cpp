@@ -707,8 +707,7 @@ static UseKind classifyUse(OpOperand &use) {
 /// or a call's result may be any argument's memory).
 static bool mayWriteAnArgumentUnseen(Operation *from, Operation *to) {
   auto rootIsKnown = [](Value v) {
-    while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-      v = view.getViewSource();
+    v = viewRoot(v);
     return isFunctionArgument(v) ||
            isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(
                v.getDefiningOp());
@@ -749,8 +748,7 @@ static bool noUseWithin(Value buffer, Operation *from, Operation *to,
   // A view (the expand_shape a contraction reads its operand through)
   // stands for its whole buffer: every use of the buffer and of its views
   // is looked at below, which covers the view's.
-  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
-    buffer = view.getViewSource();
+  buffer = viewRoot(buffer);
   if (!isFunctionArgument(buffer) && !buffer.getDefiningOp<memref::AllocOp>())
     return false;
   // An argument's memory may also be reached without its uses (a global
@@ -1072,6 +1070,11 @@ static Value reshapeRoot(Value v) {
   return v;
 }
 
+/// The reassociation that groups all `rank` dimensions into one.
+static SmallVector<ReassociationIndices> allDimsInOne(int64_t rank) {
+  return {llvm::to_vector(llvm::seq<int64_t>(0, rank))};
+}
+
 /// `buffer` (static shape, identity layout) viewed with `like`'s shape:
 /// collapsed to one dimension, then expanded.
 static Value reshapeLike(OpBuilder &b, Location loc, Value buffer,
@@ -1079,18 +1082,15 @@ static Value reshapeLike(OpBuilder &b, Location loc, Value buffer,
   auto type = cast<MemRefType>(buffer.getType());
   if (type.getShape() == like.getShape())
     return buffer;
-  auto all = [](int64_t rank) {
-    return SmallVector<ReassociationIndices>{
-        llvm::to_vector(llvm::seq<int64_t>(0, rank))};
-  };
   Value flat = buffer;
   if (type.getRank() != 1)
-    flat = memref::CollapseShapeOp::create(b, loc, buffer, all(type.getRank()));
+    flat = memref::CollapseShapeOp::create(b, loc, buffer,
+                                           allDimsInOne(type.getRank()));
   if (like.getRank() == 1)
     return flat;
   return memref::ExpandShapeOp::create(
       b, loc, MemRefType::get(like.getShape(), type.getElementType()), flat,
-      all(like.getRank()));
+      allDimsInOne(like.getRank()));
 }
 
 /// Ops with memory effects between a kernel that writes a 16-bit operand
@@ -1643,20 +1643,16 @@ static void rewrite(BufferContraction match, const KernelShapes &shapes,
     if (anchor->isBeforeInBlock(outAlloc))
       outAlloc->moveBefore(anchor);
     OpBuilder before(anchor);
-    auto all = [](int64_t rank) {
-      return SmallVector<ReassociationIndices>{
-          llvm::to_vector(llvm::seq<int64_t>(0, rank))};
-    };
     if (outType.getShape() != wholeType.getShape() && outType.getRank() == 1)
       out = memref::ExpandShapeOp::create(
           before, loc,
           MemRefType::get(wholeType.getShape(), outType.getElementType(),
                           MemRefLayoutAttrInterface(),
                           outType.getMemorySpace()),
-          out, all(wholeType.getRank()));
+          out, allDimsInOne(wholeType.getRank()));
     else if (outType.getShape() != wholeType.getShape())
       out = memref::CollapseShapeOp::create(before, loc, out,
-                                            all(outType.getRank()));
+                                            allDimsInOne(outType.getRank()));
     if (batch) {
       // The views from `whole` to C, replayed on the output's view.
       if (memref::ExpandShapeOp expand = batch->expand)
