@@ -627,10 +627,13 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     16-bit values one `vpinsrw` at a time in bf16) or horizontal
     reductions: 6% of its bf16 step.
 
-    Which ops: rows of 4 to 63 elements, any row with an f16 value
-    (operand or body; then dynamic rows too, in vectors of 16 and the rest
-    one element at a time) and any row with reductions inside; longer f32 /
-    bf16 elementwise rows vectorize in LLVM already. Every output is
+    Which ops: rows of 4 to 63 elements, any row with an f16 or bf16
+    value (operand or body; then dynamic rows too, in vectors of 16 and the
+    rest one element at a time) and any row with reductions inside; longer
+    f32 elementwise rows vectorize in LLVM already. (Long bf16 rows were
+    left to LLVM too until its cost model for znver5 was seen vectorizing
+    them 4 lanes at a time: the CNN's bf16 batch norms over rows of 784,
+    12% of its step on AVX512_BF16.) Every output is
     indexed by every parallel loop and by no reduction loop (so the loops
     can be reordered). Element types are integers or floats of 8 bits or
     more (an `i1` vector is stored packed; an `i1` input along a one-loop

@@ -43,10 +43,14 @@ constexpr int64_t kLanes = 16;
 /// nothing), unless the next loop out makes them a two-loop row.
 constexpr int64_t kShortestRow = 4;
 
-/// Rows at least this long whose values are not f16, and that carry no
-/// reduction, are left to LLVM's loop vectorizer, which handles them (the
-/// contiguous elementwise ops that amp-cpu-collapse-contiguous-loops
-/// merged into long loops).
+/// Rows at least this long whose values are all f32 (or integers), and
+/// that carry no reduction, are left to LLVM's loop vectorizer, which
+/// handles them (the contiguous elementwise ops that
+/// amp-cpu-collapse-contiguous-loops merged into long loops). Rows with a
+/// 16-bit float are not: LLVM prices f16 <-> f32 conversions as scalar
+/// work, and on AVX512_BF16 (znver5's cost model) vectorizes bf16 rows
+/// 4 lanes at a time (a batch norm over 784-element rows of the CNN's bf16
+/// step, 12% of it).
 constexpr int64_t kLongRow = 64;
 
 /// Most elements one shuffled load reads (a stride-2 window row of 16
@@ -323,8 +327,11 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
   }
 
   // The body: elementwise ops, constants, loop indices.
-  bool f16 = false;
-  auto noteType = [&](Type type) { f16 |= getElementTypeOrSelf(type).isF16(); };
+  bool narrow = false;
+  auto noteType = [&](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    narrow |= element.isF16() || element.isBF16();
+  };
   Block *body = op.getBlock();
   for (Operation &inner : body->without_terminator()) {
     if (isa<linalg::IndexOp>(inner))
@@ -402,7 +409,7 @@ static std::optional<RowPlan> planRows(linalg::GenericOp op) {
     }
 
   bool longRow = ShapedType::isDynamic(plan.lanes) || plan.lanes >= kLongRow;
-  if (longRow && !f16 && plan.inner.empty())
+  if (longRow && !narrow && plan.inner.empty())
     return std::nullopt;
   if (ShapedType::isDynamic(plan.lanes) && !plan.inner.empty())
     return std::nullopt;
