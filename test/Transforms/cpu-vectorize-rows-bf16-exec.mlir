@@ -30,8 +30,12 @@
 // The pass lowered all eight cases (as bits and f32: no bf16 arithmetic).
 // RUN: amp-opt %s --amp-cpu-vectorize-rows | FileCheck %s --check-prefix=IR
 // IR-LABEL: func.func @main
+// IR:       scf.for {{.*}} iter_args({{.*}}) -> (vector<8xf32>)
 // IR:       vector.shuffle {{.*}} [0, 2, 4, 6, 9, 11, 13, 15] : vector<8xi16>, vector<8xi16>
 // IR:       arith.maximumf {{.*}} : vector<8xf32>
+// IR-NOT:   arith.truncf
+// IR:       scf.yield {{.*}} : vector<8xf32>
+// IR:       arith.truncf {{.*}} : vector<8xf32> to vector<8xbf16>
 // IR:       vector.store {{.*}} : memref<1x2x8x8xbf16>, vector<8xbf16>
 // IR:       arith.cmpf oeq, {{.*}} : vector<8xf32>
 // IR:       vector.store {{.*}} : memref<1x2x8x8xi8>, vector<8xi8>
@@ -139,7 +143,8 @@ func.func @main() {
   // 1. A 2 x 2, stride 2 max pooling of a bf16 image (the named op,
   //    generalized): rows of 8 window maxima (a span of 15: two
   //    overlapping loads of 8 and a shuffle), the maximum carried across
-  //    the window as bits.
+  //    the window in f32 (each step's is one of two bf16 values, exact)
+  //    and rounded once after it.
   %pin = memref.alloc() : memref<1x2x16x16xbf16>
   %pinflat = memref.collapse_shape %pin [[0, 1, 2, 3]] : memref<1x2x16x16xbf16> into memref<512xbf16>
   %pind = memref.cast %pinflat : memref<512xbf16> to memref<?xbf16>

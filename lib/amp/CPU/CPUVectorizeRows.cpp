@@ -443,6 +443,61 @@ static Value widenLoaded(OpBuilder &b, Location loc, Value v) {
   return v;
 }
 
+/// Whether `v` (f32) is exactly a bf16 value: a widened bf16 (arith.extf),
+/// or a maximum or minimum of such values (one of its operands).
+static bool isExactBF16InF32(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
+    return ext.getIn().getType().isBF16();
+  if (!isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+                       arith::MinNumFOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(), isExactBF16InF32);
+}
+
+/// Whether `v` (bf16) is a maximum or minimum of bf16 values: an op on
+/// bf16 (computed in f32 and rounded, emitRowVector), or autocast's
+/// arith.truncf of one computed in f32 on widened bf16 values. Its f32
+/// value is one of the operands' (exact bf16 values), so rounding it gives
+/// back that value's bits (a NaN's payload aside).
+static bool isBF16Selection(Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!v.getType().isBF16() || !def)
+    return false;
+  if (auto trunc = dyn_cast<arith::TruncFOp>(def))
+    return trunc.getIn().getType().isF32() &&
+           isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp,
+                           arith::MaxNumFOp, arith::MinNumFOp>(
+               trunc.getIn().getDefiningOp()) &&
+           isExactBF16InF32(trunc.getIn());
+  return isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+             arith::MinNumFOp>(def);
+}
+
+/// The bf16 outputs of `op` that a row vector carries through its inner
+/// reduction loops in f32 instead of as bf16 bits: each step's value is a
+/// maximum or minimum (isBF16Selection: exact in bf16), and the body reads
+/// the output only widened (arith.extf) or by such ops, so rounding once
+/// after the loops gives the bits that rounding after every step gives,
+/// without a rounding and a widening per step (a bf16 max pooling's window:
+/// 1.6x its f32 time).
+static SmallVector<bool> outputsCarriedInF32(linalg::GenericOp op) {
+  SmallVector<bool> wide;
+  Block *body = op.getBlock();
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    BlockArgument arg = body->getArgument(init.getOperandNumber());
+    Value yielded = op.getMatchingYieldValue(&init)->get();
+    bool readOnlyWidened = llvm::all_of(arg.getUsers(), [](Operation *user) {
+      if (auto ext = dyn_cast<arith::ExtFOp>(user))
+        return ext.getType().isF32();
+      return isBF16Selection(user->getResult(0));
+    });
+    wide.push_back(arg.getType().isBF16() && isBF16Selection(yielded) &&
+                   readOnlyWidened);
+  }
+  return wide;
+}
+
 /// Emits the vector of `width` lanes of `op`'s row from lane `start`
 /// (a constant, or the iv of a loop over chunks of a one-loop row):
 /// `ivs` holds the outer loops' values and the row loops' values at that
@@ -585,9 +640,19 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
 
   // One evaluation of the body at `at` (inner reduction ivs set) with the
   // outputs' current vectors `outs`; returns the yielded vectors.
+  // The roundings of bf16 body values (their bitcasts to bits), which an
+  // output carried in f32 leaves unused: erased at the end.
+  SmallVector<Operation *> maybeUnused;
+  // Outputs carried in f32 through the inner loops (outputsCarriedInF32).
+  SmallVector<bool> carriedWide(op.getNumDpsInits(), false);
+  if (!plan.inner.empty())
+    carriedWide = outputsCarriedInF32(op);
   auto evaluate = [&](OpBuilder &ib, ArrayRef<Value> at,
                       ValueRange outs) -> SmallVector<Value> {
     IRMapping scalars, vectors;
+    // The exact f32 vectors of bf16 body values that have one: outputs
+    // carried wide, maxima and minima before their rounding.
+    DenseMap<Value, Value> wide;
     auto asVector = [&](Value value) -> Value {
       if (Value vector = vectors.lookupOrNull(value))
         return vector;
@@ -606,9 +671,15 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       auto [value, isVector] = load(ib, *input, at);
       (isVector ? vectors : scalars).map(arg, value);
     }
-    for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable()))
-      if (outs[k])
-        vectors.map(body->getArgument(init.getOperandNumber()), outs[k]);
+    for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable())) {
+      if (!outs[k])
+        continue;
+      BlockArgument arg = body->getArgument(init.getOperandNumber());
+      if (carriedWide[k])
+        wide[arg] = outs[k];
+      else
+        vectors.map(arg, outs[k]);
+    }
     for (Operation &inner : body->without_terminator()) {
       if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
         auto *it = llvm::find(plan.row, index.getDim());
@@ -620,7 +691,7 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         continue;
       }
       bool varying = llvm::any_of(inner.getOperands(), [&](Value operand) {
-        return vectors.contains(operand);
+        return vectors.contains(operand) || wide.contains(operand);
       });
       if (!varying) {
         ib.clone(inner, scalars);
@@ -655,8 +726,10 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       }
       if (auto ext = dyn_cast<arith::ExtFOp>(inner);
           ext && ext.getIn().getType().isBF16()) {
+        Value exact = wide.lookup(ext.getIn());
         vectors.map(ext.getResult(),
-                    widenBF16Bits(ib, loc, asVector(ext.getIn())));
+                    exact ? exact
+                          : widenBF16Bits(ib, loc, asVector(ext.getIn())));
         continue;
       }
       if (auto trunc = dyn_cast<arith::TruncFOp>(inner);
@@ -667,8 +740,11 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         state.addOperands(asVector(trunc.getIn()));
         state.addTypes(vectorOf(ib.getBF16Type()));
         state.addAttributes(trunc->getAttrs());
-        vectors.map(trunc.getResult(),
-                    toBits(ib, ib.create(state)->getResult(0)));
+        if (isBF16Selection(trunc.getResult()))
+          wide[trunc.getResult()] = asVector(trunc.getIn());
+        Value bits = toBits(ib, ib.create(state)->getResult(0));
+        vectors.map(trunc.getResult(), bits);
+        maybeUnused.push_back(bits.getDefiningOp());
         continue;
       }
       // Any other op on bf16: in f32, its bf16 results rounded.
@@ -681,6 +757,10 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
         bool scalarCondition = isa<arith::SelectOp>(inner) &&
                                operand.getOperandNumber() == 0 &&
                                !vectors.contains(operand.get());
+        if (Value exact = wide.lookup(operand.get())) {
+          state.addOperands(exact);
+          continue;
+        }
         Value vector = scalarCondition ? scalars.lookupOrDefault(operand.get())
                                        : asVector(operand.get());
         state.addOperands(operand.get().getType().isBF16()
@@ -691,12 +771,20 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
       state.addTypes(vectorOf(wider(resultType)));
       state.addAttributes(inner.getAttrs());
       Value result = ib.create(state)->getResult(0);
-      vectors.map(inner.getResult(0),
-                  resultType.isBF16() ? round(ib, result) : result);
+      if (isBF16Selection(inner.getResult(0)))
+        wide[inner.getResult(0)] = result;
+      if (resultType.isBF16()) {
+        Value bits = round(ib, result);
+        maybeUnused.push_back(bits.getDefiningOp());
+        result = bits;
+      }
+      vectors.map(inner.getResult(0), result);
     }
     SmallVector<Value> results;
-    for (Value yielded : body->getTerminator()->getOperands())
-      results.push_back(asVector(yielded));
+    for (auto [k, yielded] :
+         llvm::enumerate(body->getTerminator()->getOperands()))
+      results.push_back(carriedWide[k] ? wide.lookup(yielded)
+                                       : asVector(yielded));
     return results;
   };
 
@@ -711,7 +799,13 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
     // f16 vectors cross the loops as i16 vectors too, like bf16 ones.
     SmallVector<Type> outTypes;
     SmallVector<Value> carriedInit;
-    for (Value v : outInit) {
+    for (auto [k, v] : llvm::enumerate(outInit)) {
+      if (carriedWide[k]) {
+        Value exact = widenBF16Bits(b, loc, v);
+        outTypes.push_back(exact.getType());
+        carriedInit.push_back(exact);
+        continue;
+      }
       auto type = cast<VectorType>(v.getType());
       outTypes.push_back(type);
       Type element = type.getElementType();
@@ -747,6 +841,9 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
           return yielded;
         });
     outFinal = fromCarried(b, nest.results);
+    for (auto [k, v] : llvm::enumerate(outFinal))
+      if (carriedWide[k])
+        v = round(b, v);
   }
   for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable())) {
     Value value = outFinal[k];
@@ -755,6 +852,14 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
     vector::StoreOp::create(
         b, loc, value, init.get(),
         indicesAtLoops(b, loc, op.getMatchingIndexingMap(&init), ivs));
+  }
+  for (Operation *bitcast : maybeUnused) {
+    if (!bitcast->use_empty())
+      continue;
+    Operation *rounding = bitcast->getOperand(0).getDefiningOp();
+    bitcast->erase();
+    if (rounding->use_empty())
+      rounding->erase();
   }
 }
 
