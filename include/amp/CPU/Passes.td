@@ -649,7 +649,13 @@ def CPUVectorizeRows : Pass<"amp-cpu-vectorize-rows", "func::FuncOp"> {
     types them i16 after the LLVM lowering. (LLVM 22's x86 instruction
     selection aborts on bf16 vector selects and shuffles: "Do not know how
     to soft promote this operator's operand"; test
-    Regression/cpu-vectorize-rows-bf16-llvm.mlir.) No
+    Regression/cpu-vectorize-rows-bf16-llvm.mlir.) A bf16 output carried
+    through inner reductions whose every step is a maximum or minimum (a
+    bf16 op, or autocast's rounding of one computed on widened bf16 values)
+    and that the body reads only widened is carried in f32 instead and
+    rounded once after the loops: each step's value is one of two bf16
+    values, so the bits are those of rounding every step (a NaN's payload
+    aside), without a rounding and a widening per window element. No
     output may share bytes with another operand (`mayShareBytes`,
     Analysis/BufferUses) unless it is that same buffer read through the
     same map and no reduction runs inside the row: a vector reads its lanes
