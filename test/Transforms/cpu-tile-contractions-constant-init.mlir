@@ -243,11 +243,12 @@ func.func @dynamic_depth(%x: memref<16x?xf32>, %w: memref<?x16xf32>, %y: memref<
 #c = affine_map<(i, j, k) -> (i, j)>
 
 // The second contraction accumulates into what the first wrote: only the
-// first starts from the fill (its two kinds of tile, 6 rows and 1 row,
-// each choose between the fill's value and C).
+// first starts from the fill (its four kinds of tile, 6 rows and, for the
+// rows left of a block of dynamic size, 4, 2 and 1 rows, each choose
+// between the fill's value and C).
 // CHECK-LABEL: func.func @accumulate
 // CHECK-NOT:      linalg.fill
-// CHECK-COUNT-2:  scf.if %{{.*}} -> (vector<16xf32>
+// CHECK-COUNT-4:  scf.if %{{.*}} -> (vector<16xf32>
 // CHECK-NOT:      scf.if %{{.*}} -> (vector<16xf32>
 // CHECK:          return
 func.func @accumulate(%x: memref<16x8xf32>, %w: memref<8x16xf32>, %y: memref<16x16xf32>) {

@@ -128,6 +128,9 @@
 // CHECK-NEXT: {{^}}[[S9:-?[0-9]+]]{{$}}
 // CHECK-NEXT: {{^}}[[S9]]{{$}}
 // CHECK-NEXT: {{^}}0{{$}}
+// CHECK-NEXT: {{^}}[[S10:-?[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[S10]]{{$}}
+// CHECK-NEXT: {{^}}0{{$}}
 // CHECK-NEXT: done
 
 #id = affine_map<(i, j) -> (i, j)>
@@ -496,6 +499,18 @@ func.func @main() {
   func.call @nt16_dyn(%a9h, %b9h, %g9) : (memref<?x?xf16>, memref<?x?xf16>, memref<?x?xf32>) -> ()
   func.call @reference(%a9, %b9, %w9, %f, %t) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
   func.call @report(%g9, %w9) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
+
+  // 10. Case 4's contraction at M = 29, N = 19, K = 23: the 5 rows left of
+  //     the 6-row panels run as a panel of 4 rows and one of 1 (the size
+  //     is dynamic).
+  %c19 = arith.constant 19 : index
+  %c23 = arith.constant 23 : index
+  %c29 = arith.constant 29 : index
+  %a10, %b10, %g10, %w10 = func.call @operands(%c29, %c23, %c23, %c19, %c29, %c19)
+      : (index, index, index, index, index, index) -> (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>)
+  func.call @nn32(%a10, %b10, %g10) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>) -> ()
+  func.call @reference(%a10, %b10, %w10, %f, %f) : (memref<?x?xf32>, memref<?x?xf32>, memref<?x?xf32>, i1, i1) -> ()
+  func.call @report(%g10, %w10) : (memref<?x?xf32>, memref<?x?xf32>) -> ()
 
   vector.print str "done\n"
   return

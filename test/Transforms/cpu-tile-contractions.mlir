@@ -165,7 +165,14 @@ func.func @input_grad_f32_dynamic(%a: memref<?x?xf32>, %b: memref<?x?xf32>, %cm:
 // CHECK:               memref.load %[[A]]
 // No masked edge: 256 = 16 * 16.
 // CHECK-NOT:   vector.create_mask
-// The two rows left over, one at a time.
+// The rows left over (2 here, but a block's size is dynamic) as panels of
+// 4, 2 and 1 rows, the binary digits of their number.
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>) {
 // CHECK:         scf.for
 // CHECK:           scf.for
 // CHECK:             scf.for {{.*}} -> (vector<16xf32>) {

@@ -24,6 +24,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/bit.h"
 
 namespace mlir::amp {
 #define GEN_PASS_DEF_CPUTILECONTRACTIONS
@@ -632,8 +633,9 @@ static void emitRowPanel(Kernel &kernel, OpBuilder &b, Value i0, int64_t rows,
 
 /// The block of C with rows [i0, iEnd) and columns [j0, jEnd): for each
 /// depth slice [kc, kc + KC) of k, in increasing order, the row panels of
-/// MR rows, then the rows left one at a time (`hasRowRest`), each over all
-/// column tiles of the block.
+/// MR rows, then the rows left (`hasRowRest`: one panel of them, or panels
+/// of 4, 2 and 1 rows when their number is dynamic), each over all column
+/// tiles of the block.
 static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
                       Value i0, Value iEnd, Value j0, Value jEnd,
                       bool hasRowRest, bool hasEdge) {
@@ -664,8 +666,31 @@ static void emitBlock(Kernel &kernel, const KernelShape &shape, OpBuilder &b,
                              });
         };
         panels(i0, fullRowsEnd, shape.rows);
-        if (hasRowRest)
-          panels(fullRowsEnd, iEnd, 1);
+        if (hasRowRest) {
+          // The rows left as one panel when their number is known, else as
+          // panels of 4, 2 and 1 rows (its binary digits): a panel of one
+          // row has only NR / 16 accumulators, too few to hide the latency
+          // of an FMA or vdpbf16ps (the 4 rows left of M = 16 took as long
+          // as the other 12 in the CNN's weight gradients). Each element of
+          // C adds its products in the same order whatever the panel.
+          if (std::optional<int64_t> rest = getConstantIntValue(rowRest)) {
+            if (*rest > 0)
+              panels(fullRowsEnd, iEnd, *rest);
+          } else {
+            Value from = fullRowsEnd;
+            for (int64_t rows = static_cast<int64_t>(
+                     llvm::bit_floor(static_cast<uint64_t>(shape.rows - 1)));
+                 rows >= 1; rows /= 2) {
+              Value to = rows == 1 ? iEnd
+                                   : b.createOrFold<arith::AddIOp>(
+                                         loc, from,
+                                         b.createOrFold<arith::AndIOp>(
+                                             loc, rowRest, kernel.index(rows)));
+              panels(from, to, rows);
+              from = to;
+            }
+          }
+        }
         scf::YieldOp::create(b, loc);
       });
 }
