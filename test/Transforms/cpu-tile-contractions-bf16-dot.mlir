@@ -10,7 +10,7 @@
 //     masked off when K is odd), into memref<ceil(K/2) x 2*roundup(N, 32)>;
 //   - B read as B[j, k]: each pair of a row swapped and stored in its
 //     column;
-// and a 6 x 32 micro-tile of twelve vector<16xf32> accumulators, one
+// and an 8 x 32 micro-tile of sixteen vector<16xf32> accumulators, one
 // broadcast 32-bit A pair and two B loads per pair of k. A bf16 cast of an
 // f32 argument is rounded by the pack itself (the cast goes).
 // RUN: amp-opt %s --amp-cpu-tile-contractions=bf16-dot=true --canonicalize --cse | FileCheck %s
@@ -41,7 +41,7 @@
 // CHECK:         vector.interleave %[[ODD]], %[[EVEN]] : vector<16xbf16> -> vector<32xbf16>
 // CHECK:         vector.store %{{.*}}, %[[B]]
 // The micro-tile: 4 pairs of k, two B loads, a broadcast pair per row.
-// CHECK:         scf.for %[[KK:.*]] = %c0 to %c4 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// CHECK:         scf.for %[[KK:.*]] = %c0 to %c4 step %c1 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
 // CHECK:           %[[B0:.*]] = vector.load %[[B]][%[[KK]], %c0] : memref<4x64xbf16>, vector<32xbf16>
 // CHECK:           %[[B1:.*]] = vector.load %[[B]][%[[KK]], %c32] : memref<4x64xbf16>, vector<32xbf16>
 // CHECK:           %[[PAIR:.*]] = vector.load %[[A]][%{{.*}}, %{{.*}}] : memref<13x32xbf16>, vector<2xbf16>
