@@ -306,8 +306,11 @@ compileStep(ModuleOp module, Precision precision, LossScaleMode lossScale,
             unsigned threads, bool fuse, std::optional<bool> bf16Dot,
             bool recomputeElementwise) {
   auto s = std::make_unique<OurStep>();
-  s->backend =
-      runtime::createCpuBackend(LowerToLLVMConfig{threads, fuse, bf16Dot});
+  LowerToLLVMConfig lowering;
+  lowering.threads = threads;
+  lowering.fuse = fuse;
+  lowering.bf16Dot = bf16Dot;
+  s->backend = runtime::createCpuBackend(lowering);
   OwningOpRef<ModuleOp> work(cast<ModuleOp>(module->clone()));
   for (auto fn : llvm::make_early_inc_range(work->getOps<func::FuncOp>()))
     if (!fn->hasAttr(kTrainStepAttr))

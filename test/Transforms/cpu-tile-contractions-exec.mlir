@@ -15,6 +15,15 @@
 // RUN:   --convert-cf-to-llvm --convert-ub-to-llvm --reconcile-unrealized-casts \
 // RUN: | mlir-runner -e main -entry-point-result=void \
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
+// The same with AVX-512's FMA tile (6 x 32: two 16-lane vectors per row,
+// what amp-run picks on a host with AVX-512F; any x86-64 CPU runs it).
+// RUN: amp-opt %s --amp-cpu-tile-contractions=tile-cols=32 --convert-linalg-to-loops \
+// RUN:   --convert-scf-to-cf --convert-vector-to-llvm --convert-math-to-llvm \
+// RUN:   --expand-strided-metadata --lower-affine --finalize-memref-to-llvm \
+// RUN:   --convert-func-to-llvm --convert-arith-to-llvm --convert-index-to-llvm \
+// RUN:   --convert-cf-to-llvm --convert-ub-to-llvm --reconcile-unrealized-casts \
+// RUN: | mlir-runner -e main -entry-point-result=void \
+// RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
 // The same with bf16 operands (the f16 of this file spelled bf16).
 // RUN: sed 's/f16/bf16/g' %s | amp-opt --amp-cpu-tile-contractions \
 // RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-vector-to-llvm \
@@ -26,7 +35,7 @@
 // RUN:   -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so | FileCheck %s
 // The bf16 operands on the AVX512_BF16 kernel (bf16-dot: vdpbf16ps on pair
 // packs of every layout, odd k, the masked right edge), with its default
-// 6 x 32 tile and with small blocks, k slices of 2 pairs and 1 x 16 and
+// 8 x 32 tile and with small blocks, k slices of 2 pairs and 1 x 16 and
 // 5 x 48 tiles; only where the CPU has the instruction.
 // RUN: %if avx512bf16 %{ sed 's/f16/bf16/g' %s | amp-opt --amp-cpu-tile-contractions=bf16-dot=true \
 // RUN:   --convert-linalg-to-loops --convert-scf-to-cf --convert-vector-to-llvm=enable-x86vector \

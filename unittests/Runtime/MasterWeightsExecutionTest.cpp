@@ -121,7 +121,9 @@ struct Tiny {
       ADD_FAILURE() << llvm::toString(std::move(err));
       return nullptr;
     }
-    t->cpu = createCpuBackend(LowerToLLVMConfig{threads, false, std::nullopt});
+    LowerToLLVMConfig lowering;
+    lowering.threads = threads;
+    t->cpu = createCpuBackend(lowering);
     auto step = BoundStep::create(*module, *t->cpu, /*batch=*/0);
     if (!step) {
       ADD_FAILURE() << llvm::toString(step.takeError());

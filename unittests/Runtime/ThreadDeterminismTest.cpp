@@ -97,7 +97,10 @@ struct Compiled {
           [&](OpPassManager &pm) { buildMixedPrecisionPipeline(pm, mp); },
           "amp-mixed-precision"))
     return ::testing::AssertionFailure() << llvm::toString(std::move(err));
-  out.cpu = createCpuBackend(LowerToLLVMConfig{threads, fuse, std::nullopt});
+  LowerToLLVMConfig lowering;
+  lowering.threads = threads;
+  lowering.fuse = fuse;
+  out.cpu = createCpuBackend(lowering);
   auto step = BoundStep::create(*module, *out.cpu, /*batch=*/0);
   if (!step)
     return ::testing::AssertionFailure() << llvm::toString(step.takeError());

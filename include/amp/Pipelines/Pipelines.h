@@ -123,6 +123,18 @@ struct LowerToLLVMConfig {
   /// 18 s, amp-run's whole compile 0.62-0.80x (docs/performance.md).
   /// Same bits.
   bool outlineLoops = true;
+  /// NR of the FMA micro-kernel (amp-cpu-tile-contractions tile-cols: f32
+  /// contractions, and f16 / bf16 ones on widened operands): 16, one
+  /// vector<16xf32> per row of a 6-row tile, twelve 8-wide accumulators on
+  /// AVX2's 16 registers; on AVX-512's 32 registers that is six 16-wide
+  /// ones, too few to cover an FMA's latency at two per cycle, and 32
+  /// (twelve) made the f32 steps 1.1-1.3x faster on an AMD EPYC with
+  /// AVX-512 (docs/performance.md). Unset: 16 here, and JitModule::compile
+  /// decides from the host's CPU features (32 where it has AVX-512F). Any
+  /// width runs on any x86-64 CPU (wider vectors are split); the results
+  /// are the same bits (each element of C adds its products in the same
+  /// order).
+  std::optional<int64_t> fmaTileCols;
 };
 
 /// The textual options of the registered `amp-lower-to-llvm` pipeline.
@@ -181,10 +193,18 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
                      "(amp-cpu-outline-loop-nests; default on, same bits): "
                      "LLVM compiles a large step faster"),
       llvm::cl::init(true)};
+  Option<int64_t> fmaTileCols{
+      *this, "fma-tile-cols",
+      llvm::cl::desc(
+          "Columns of C per FMA micro-tile (amp-cpu-tile-contractions "
+          "tile-cols; same bits): 16 for AVX2's registers, 32 for "
+          "AVX-512's (amp-run and the JIT decide from the host's "
+          "features)"),
+      llvm::cl::init(16)};
   LowerToLLVMConfig toConfig() const {
     return {threads,       fuse,          bf16Dot,       convolutionsAsGemm,
             vectorizeRows, polynomialExp, polynomialErf, polynomialTanh,
-            outlineLoops};
+            outlineLoops,  fmaTileCols};
   }
 };
 

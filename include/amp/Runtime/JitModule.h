@@ -62,8 +62,9 @@ public:
   /// its diagnostics, amp/Support/Diagnostics.h), load with the default
   /// options plus libomp unless `lowering.threads` is 1
   /// (findOpenMPRuntime). `module` is lowered in place. An unset
-  /// `lowering.bf16Dot` becomes hostHasAVX512BF16(). Errors also:
-  /// `lowering.bf16Dot` true on a host without AVX512_BF16.
+  /// `lowering.bf16Dot` becomes hostHasAVX512BF16(), an unset
+  /// `lowering.fmaTileCols` 32 where hostHasAVX512F(), else 16. Errors
+  /// also: `lowering.bf16Dot` true on a host without AVX512_BF16.
   static llvm::Expected<std::unique_ptr<JitModule>>
   compile(ModuleOp module, llvm::ArrayRef<llvm::StringRef> entryPoints,
           LowerToLLVMConfig lowering = {});
@@ -72,6 +73,11 @@ public:
   /// the JIT's target machine: `avx512bf16`), and with it the bf16 kernel
   /// of amp-cpu-tile-contractions (LowerToLLVMConfig::bf16Dot).
   static bool hostHasAVX512BF16();
+
+  /// Whether the host CPU has AVX-512F (LLVM's host feature query:
+  /// `avx512f`): 32 vector registers of 16 f32 lanes, for the FMA kernel's
+  /// tile width (LowerToLLVMConfig::fmaTileCols).
+  static bool hostHasAVX512F();
 
   /// The OpenMP runtime that code lowered with threads != 1 calls: the file
   /// $AMP_LIBOMP names, else ../lib/libomp.so.5 beside the executable (a

@@ -486,6 +486,7 @@ void mlir::amp::buildLowerToLLVMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createCPUSplitBatchContractions());
   CPUTileContractionsOptions tiling;
   tiling.bf16Dot = config.bf16Dot.value_or(false);
+  tiling.tileCols = config.fmaTileCols.value_or(16);
   pm.addNestedPass<func::FuncOp>(createCPUTileContractions(tiling));
   pm.addNestedPass<func::FuncOp>(createCPUParallelize());
   // The step's temporaries (the packs above included) freed after their

@@ -191,11 +191,16 @@ llvm::Expected<std::string> JitModule::findOpenMPRuntime() {
       "--threads=1)");
 }
 
-bool JitModule::hostHasAVX512BF16() {
+/// Whether LLVM's host feature query reports `feature`.
+static bool hostHas(llvm::StringRef feature) {
   llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  auto it = features.find("avx512bf16");
+  auto it = features.find(feature);
   return it != features.end() && it->second;
 }
+
+bool JitModule::hostHasAVX512BF16() { return hostHas("avx512bf16"); }
+
+bool JitModule::hostHasAVX512F() { return hostHas("avx512f"); }
 
 llvm::Expected<std::unique_ptr<JitModule>>
 JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints,
@@ -205,6 +210,8 @@ JitModule::compile(ModuleOp module, ArrayRef<StringRef> entryPoints,
   else if (*lowering.bf16Dot && !hostHasAVX512BF16())
     return makeError("the bf16 dot-product kernel (bf16-dot) needs a CPU "
                      "with AVX512_BF16, which this one lacks");
+  if (!lowering.fmaTileCols)
+    lowering.fmaTileCols = hostHasAVX512F() ? 32 : 16;
   Options options;
   if (lowering.threads != 1) {
     llvm::Expected<std::string> libomp = findOpenMPRuntime();
