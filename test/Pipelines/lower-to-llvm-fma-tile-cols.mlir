@@ -13,7 +13,7 @@
 // NR16-NOT:   vector<32xf32>
 // NR32-LABEL: llvm.func @matmul
 // NR32:       llvm.intr.fmuladd({{.*}}) : (vector<32xf32>, vector<32xf32>, vector<32xf32>) -> vector<32xf32>
-// BAD: error: amp-cpu-tile-contractions: tile-rows must be in [1, 32] and tile-cols in [1, 256]
+// BAD: error: amp-cpu-tile-contractions: tile-cols (amp-lower-to-llvm's fma-tile-cols) = 0 must be in [1, 256]
 
 #a = affine_map<(i, j, k) -> (i, k)>
 #b = affine_map<(i, j, k) -> (k, j)>

@@ -1,14 +1,16 @@
 // RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions | FileCheck %s
 // RUN: amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=4 tile-cols=8" | FileCheck %s --check-prefix=SMALL
-// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-cols=-2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=33" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD -DROWS=0
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-cols=-2" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADCOLS
+// RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-rows=33" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BAD -DROWS=33
 
 // RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="tile-depth=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADBLOCK
 // RUN: not amp-opt %s --split-input-file --amp-cpu-tile-contractions="block-cols=0" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADBLOCK
 
-// BAD: error: amp-cpu-tile-contractions: tile-rows must be in [1, 32] and tile-cols in [1, 256]
+// BAD: error: amp-cpu-tile-contractions: tile-rows = [[ROWS]] must be in [1, 32]
 // BAD-NOT: see current operation
+// BADCOLS: error: amp-cpu-tile-contractions: tile-cols (amp-lower-to-llvm's fma-tile-cols) = -2 must be in [1, 256]
+// BADCOLS-NOT: see current operation
 // BADBLOCK: error: amp-cpu-tile-contractions: tile-depth, block-rows and block-cols must be at least 1
 
 #a = affine_map<(i, j, k) -> (i, k)>

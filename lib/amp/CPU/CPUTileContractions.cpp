@@ -1792,12 +1792,20 @@ struct CPUTileContractionsPass
     : amp::impl::CPUTileContractionsBase<CPUTileContractionsPass> {
   using Base::Base;
   void runOnOperation() override {
-    if (tileRows < 1 || tileRows > 32 || tileCols < 1 || tileCols > 256) {
-      // (Located, but without the whole function as a note.)
-      mlir::emitError(getOperation().getLoc(),
-                      "amp-cpu-tile-contractions: tile-rows must be in "
-                      "[1, 32] and tile-cols in [1, 256] (a micro-tile "
-                      "lives in vector registers)");
+    // (Located, but without the whole function as a note.)
+    if (tileRows < 1 || tileRows > 32) {
+      mlir::emitError(getOperation().getLoc())
+          << "amp-cpu-tile-contractions: tile-rows = "
+          << static_cast<int64_t>(tileRows)
+          << " must be in [1, 32] (a micro-tile lives in vector registers)";
+      return signalPassFailure();
+    }
+    if (tileCols < 1 || tileCols > 256) {
+      mlir::emitError(getOperation().getLoc())
+          << "amp-cpu-tile-contractions: tile-cols (amp-lower-to-llvm's "
+             "fma-tile-cols) = "
+          << static_cast<int64_t>(tileCols)
+          << " must be in [1, 256] (a micro-tile lives in vector registers)";
       return signalPassFailure();
     }
     if (tileDepth < 1 || blockRows < 1 || blockCols < 1) {
