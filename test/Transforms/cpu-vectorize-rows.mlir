@@ -321,3 +321,27 @@ func.func @row_before_unit_dim(%x: memref<20x17x1xf32>, %o: memref<20x17xf32>) {
   }
   return
 }
+
+// -----
+
+// A bf16 window maximum whose running value another output also yields
+// (passed on as the second output): the yield reads its bits, so neither
+// is carried in f32 (a reader the f32 carry would have left dangling).
+#pool_in = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh * 2 + kh, ow * 2 + kw)>
+#pool_win = affine_map<(n, c, oh, ow, kh, kw) -> (kh, kw)>
+#pool_out = affine_map<(n, c, oh, ow, kh, kw) -> (n, c, oh, ow)>
+// CHECK-LABEL: func.func @max_passed_on
+// CHECK:         scf.for {{.*}} iter_args({{.*}}) -> (vector<8xi16>, vector<8xi16>)
+// CHECK-NOT:     linalg.generic
+func.func @max_passed_on(%x: memref<1x2x16x16xbf16>, %w: memref<2x2xbf16>,
+                         %m: memref<1x2x8x8xbf16>, %o: memref<1x2x8x8xbf16>) {
+  linalg.generic {indexing_maps = [#pool_in, #pool_win, #pool_out, #pool_out],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]}
+      ins(%x, %w : memref<1x2x16x16xbf16>, memref<2x2xbf16>)
+      outs(%m, %o : memref<1x2x8x8xbf16>, memref<1x2x8x8xbf16>) {
+  ^bb0(%a: bf16, %wv: bf16, %acc: bf16, %old: bf16):
+    %r = arith.maximumf %a, %acc : bf16
+    linalg.yield %r, %acc : bf16, bf16
+  }
+  return
+}

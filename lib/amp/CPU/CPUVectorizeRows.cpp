@@ -487,13 +487,15 @@ static SmallVector<bool> outputsCarriedInF32(linalg::GenericOp op) {
   for (OpOperand &init : op.getDpsInitsMutable()) {
     BlockArgument arg = body->getArgument(init.getOperandNumber());
     Value yielded = op.getMatchingYieldValue(&init)->get();
-    bool readOnlyWidened = llvm::all_of(arg.getUsers(), [](Operation *user) {
-      if (auto ext = dyn_cast<arith::ExtFOp>(user))
-        return ext.getType().isF32();
-      return isBF16Selection(user->getResult(0));
-    });
+    // (The yield itself is no such reader: an output passed on unchanged,
+    // or as another output's value, needs its bits.)
     wide.push_back(arg.getType().isBF16() && isBF16Selection(yielded) &&
-                   readOnlyWidened);
+                   llvm::all_of(arg.getUsers(), [](Operation *user) {
+                     if (auto ext = dyn_cast<arith::ExtFOp>(user))
+                       return ext.getType().isF32();
+                     return user->getNumResults() == 1 &&
+                            isBF16Selection(user->getResult(0));
+                   }));
   }
   return wide;
 }
