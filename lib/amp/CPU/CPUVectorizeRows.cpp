@@ -843,9 +843,9 @@ static void emitRowVector(OpBuilder &b, Location loc, linalg::GenericOp op,
           return yielded;
         });
     outFinal = fromCarried(b, nest.results);
-    for (auto [k, v] : llvm::enumerate(outFinal))
+    for (size_t k = 0; k < outFinal.size(); ++k)
       if (carriedWide[k])
-        v = round(b, v);
+        outFinal[k] = round(b, outFinal[k]);
   }
   for (auto [k, init] : llvm::enumerate(op.getDpsInitsMutable())) {
     Value value = outFinal[k];
