@@ -443,35 +443,35 @@ static Value widenLoaded(OpBuilder &b, Location loc, Value v) {
   return v;
 }
 
+/// Whether `op` is a maximum or minimum: its result is one of its operands
+/// (a NaN quieted).
+static bool isMaxOrMin(Operation *op) {
+  return isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+                         arith::MinNumFOp>(op);
+}
+
 /// Whether `v` (f32) is exactly a bf16 value: a widened bf16 (arith.extf),
-/// or a maximum or minimum of such values (one of its operands).
+/// or a maximum or minimum of such values.
 static bool isExactBF16InF32(Value v) {
   Operation *def = v.getDefiningOp();
   if (auto ext = dyn_cast_or_null<arith::ExtFOp>(def))
     return ext.getIn().getType().isBF16();
-  if (!isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
-                       arith::MinNumFOp>(def))
-    return false;
-  return llvm::all_of(def->getOperands(), isExactBF16InF32);
+  return isMaxOrMin(def) && llvm::all_of(def->getOperands(), isExactBF16InF32);
 }
 
 /// Whether `v` (bf16) is a maximum or minimum of bf16 values: an op on
 /// bf16 (computed in f32 and rounded, emitRowVector), or autocast's
-/// arith.truncf of one computed in f32 on widened bf16 values. Its f32
-/// value is one of the operands' (exact bf16 values), so rounding it gives
-/// back that value's bits (a NaN's payload aside).
+/// arith.truncf of one computed in f32 on widened bf16 values
+/// (isExactBF16InF32). Its f32 value is one of the operands' (exact bf16
+/// values), so rounding it gives back that value's bits (a NaN's payload
+/// aside).
 static bool isBF16Selection(Value v) {
-  Operation *def = v.getDefiningOp();
-  if (!v.getType().isBF16() || !def)
+  if (!v.getType().isBF16())
     return false;
-  if (auto trunc = dyn_cast<arith::TruncFOp>(def))
-    return trunc.getIn().getType().isF32() &&
-           isa_and_nonnull<arith::MaximumFOp, arith::MinimumFOp,
-                           arith::MaxNumFOp, arith::MinNumFOp>(
-               trunc.getIn().getDefiningOp()) &&
-           isExactBF16InF32(trunc.getIn());
-  return isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
-             arith::MinNumFOp>(def);
+  Operation *def = v.getDefiningOp();
+  if (auto trunc = dyn_cast_or_null<arith::TruncFOp>(def))
+    return trunc.getIn().getType().isF32() && isExactBF16InF32(trunc.getIn());
+  return isMaxOrMin(def);
 }
 
 /// The bf16 outputs of `op` that a row vector carries through its inner
